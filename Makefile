@@ -1,0 +1,23 @@
+GO ?= go
+
+.PHONY: all build test vet fmt bench eval eval-corpus eval-std
+
+all: build test
+
+build:
+	$(GO) build ./...
+
+# test is what CI runs (see .ci/run): vet, formatting, and every package's tests.
+test: vet fmt
+	$(GO) test -count=1 -timeout 14m ./...
+
+vet:
+	$(GO) vet ./...
+
+fmt:
+	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v testdata/)); \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+# bench runs the runtime's micro-benchmarks.
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./runtime

@@ -1,0 +1,9 @@
+module github.com/racegen/racegen
+
+go 1.24
+
+require (
+	github.com/dave/dst v0.28.0 // indirect
+	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/tools v0.52.0 // indirect
+)

@@ -1,0 +1,106 @@
+package runtime
+
+import "unsafe"
+
+// Channels follow the Go memory model's three rules:
+//
+//   - a send is synchronized before the completion of the receive that
+//     gets its value (and a close before a receive that sees it closed):
+//     senders and closers release into the channel's clock before the
+//     operation, receivers acquire it after;
+//   - the kth receive on a channel of capacity C is synchronized before
+//     the (k+C)th send completes, which for C = 0 is "a receive happens
+//     before the send completes": receivers release into the channel's
+//     second clock before receiving, senders acquire it after sending.
+//
+// Each clock merges all releases rather than pairing the kth send with the
+// kth receive, so the detector may order more than the memory model does:
+// it can hide races, but it cannot report a false one.
+
+// Send is ch <- v.
+func Send[T any](ch chan<- T, v T) {
+	sv := ChanPreSend(chanAddr(unsafe.Pointer(&ch)))
+	ch <- v
+	sv.postSend()
+}
+
+// Recv is <-ch.
+func Recv[T any](ch <-chan T) T {
+	sv := ChanPreRecv(chanAddr(unsafe.Pointer(&ch)))
+	v := <-ch
+	sv.postRecv()
+	return v
+}
+
+// Recv2 is v, ok := <-ch.
+func Recv2[T any](ch <-chan T) (T, bool) {
+	sv := ChanPreRecv(chanAddr(unsafe.Pointer(&ch)))
+	v, ok := <-ch
+	sv.postRecv()
+	return v, ok
+}
+
+// Close is close(ch).
+func Close[T any](ch chan<- T) {
+	ChanPreClose(chanAddr(unsafe.Pointer(&ch)))
+	close(ch)
+}
+
+// A Chan is the detector's handle on a channel between the hook before a
+// channel operation and the hook after it. The zero Chan (for a nil
+// channel or one on the goroutine's own stack) ignores everything.
+type Chan struct{ sv *syncVar }
+
+// ChanOf returns the address that identifies the channel ch, which must
+// hold a channel value, for ChanPreSend and ChanPreRecv.
+func ChanOf(ch any) uintptr {
+	type eface struct {
+		typ, data unsafe.Pointer
+	}
+	return uintptr((*eface)(unsafe.Pointer(&ch)).data)
+}
+
+func chanAddr(p unsafe.Pointer) uintptr { return *(*uintptr)(p) }
+
+// ChanPreSend is called before a send on the channel at addr (see ChanOf),
+// including a send case of a select, before the select runs. A select
+// calls it for every send case; those not chosen only add ordering.
+func ChanPreSend(addr uintptr) Chan {
+	t := current()
+	sv := lookupSync(t, addr)
+	sv.releaseMerge(t)
+	return Chan{sv}
+}
+
+// ChanPreRecv is called before a receive from the channel at addr,
+// including a receive case of a select and each iteration of a range loop.
+func ChanPreRecv(addr uintptr) Chan {
+	t := current()
+	sv := lookupSync(t, addr)
+	sv.releaseReverse(t)
+	return Chan{sv}
+}
+
+// ChanPreClose is called before close of the channel at addr.
+func ChanPreClose(addr uintptr) {
+	t := current()
+	lookupSync(t, addr).releaseMerge(t)
+}
+
+// PostSend is called after the send prepared by ChanPreSend completed.
+func (c Chan) PostSend() { c.postSend() }
+
+// PostRecv is called after the receive prepared by ChanPreRecv completed.
+func (c Chan) PostRecv() { c.postRecv() }
+
+func (c Chan) postSend() {
+	if c.sv != nil {
+		c.sv.acquireReverse(current())
+	}
+}
+
+func (c Chan) postRecv() {
+	if c.sv != nil {
+		c.sv.acquire(current())
+	}
+}

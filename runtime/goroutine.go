@@ -1,0 +1,70 @@
+package runtime
+
+import goruntime "runtime"
+
+// A Goroutine is the detector state of a goroutine being created, handed
+// from the go statement to the new goroutine.
+type Goroutine struct{ t *thread }
+
+// creationDepth bounds the stack recorded at each go statement.
+const creationDepth = 16
+
+// GoFork is called by the parent goroutine immediately before a go
+// statement (FastTrack's fork: Cu ← Ct; Ct[t]++). The instrumenter
+// rewrites
+//
+//	go f(x)
+//
+// so that f and x are evaluated first, as Go does, and then
+//
+//	g := GoFork(); go func() { GoStart(g); defer GoEnd(); f(x) }()
+func GoFork() Goroutine {
+	t := current()
+	u := newThread()
+	u.vc = t.vc.clone(int(t.tid) + 1)
+	u.vc.set(t.tid, t.epoch().clock())
+	u.parent = t.goid
+	var pcs [creationDepth]uintptr
+	n := goruntime.Callers(2, pcs[:])
+	u.created = append([]uintptr(nil), pcs[:n]...)
+	t.tick()
+	return Goroutine{u}
+}
+
+// GoStart is the first call in a goroutine created after GoFork.
+func GoStart(g Goroutine) {
+	u := g.t
+	if u == nil {
+		return
+	}
+	u.g = getg()
+	u.goid = readGoid(u.g)
+	if u.g == 0 || u.goid == 0 {
+		u.goid = stackGoid()
+	}
+	publish(u)
+	if u.g != 0 {
+		gtab.store(u.g, u)
+	} else {
+		byGoid.Store(u.goid, u)
+	}
+}
+
+// GoEnd is deferred by a goroutine created after GoFork. It releases the
+// goroutine's slot for reuse; the g the goroutine ran on may next run a
+// goroutine racegen did not start, which will then be registered lazily.
+func GoEnd() {
+	gp := getg()
+	var t *thread
+	if gp != 0 {
+		t = gtab.lookup(gp)
+		gtab.store(gp, nil)
+	} else if v, ok := byGoid.LoadAndDelete(stackGoid()); ok {
+		t = v.(*thread)
+	}
+	if t == nil {
+		return
+	}
+	t.finished.Store(true)
+	freeTid(t)
+}

@@ -1,0 +1,96 @@
+package runtime
+
+import (
+	goruntime "runtime"
+	"runtime/metrics"
+	"sync/atomic"
+	"unsafe"
+)
+
+// Memory reuse (LARD's third rule): when the garbage collector frees an
+// object, the next object at the same address must not inherit its access
+// history. Go offers no allocation or free hooks outside the runtime, so
+// the detector reasons about GC cycles instead. An object that was
+// accessed while n GC cycles had completed can only be freed by a cycle
+// that completes later, so if no cycle has completed since a granule's
+// history was recorded, the granule still belongs to the same object. Each
+// heap granule remembers the cycle count (a lower bound of it, read
+// cheaply) at which its history began; a race is reported only if the
+// exact count, read at report time, is the same. Histories that straddle a
+// GC cycle are discarded: a possible miss, never a false report.
+//
+// Synchronization objects cannot be treated that way, because forgetting a
+// release clock invents races. They hold a weak pointer to their address
+// instead, which the runtime clears exactly when the object dies.
+
+// gcGen is a lower bound of the number of completed GC cycles, advanced by
+// a finalizer on a sentinel object after each cycle.
+var gcGen atomic.Uint32
+
+// exactGen returns the number of completed GC cycles.
+func exactGen() uint32 {
+	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return ^uint32(0) // unknown: make every heap history stale
+	}
+	n := uint32(s[0].Value.Uint64())
+	for {
+		old := gcGen.Load()
+		if old >= n || gcGen.CompareAndSwap(old, n) {
+			return n
+		}
+	}
+}
+
+// goObject reports whether p points into a Go heap object or a global
+// variable: the addresses weak.Make accepts. runtime.AddCleanup panics,
+// recoverably, on any other pointer (the goroutine stacks, memory the Go
+// heap does not manage), and its Cleanup is stopped at once, so it serves
+// as the probe.
+func goObject(p unsafe.Pointer) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	goruntime.AddCleanup((*byte)(p), func(int) {}, 0).Stop()
+	return true
+}
+
+// gcSentinel re-arms itself after every GC cycle and wakes the sweeper.
+type gcSentinel struct{ _ [16]byte }
+
+var sweepWake = make(chan struct{}, 1)
+
+func armSentinel() {
+	s := new(gcSentinel)
+	goruntime.SetFinalizer(s, func(*gcSentinel) {
+		gcGen.Add(1)
+		select {
+		case sweepWake <- struct{}{}:
+		default:
+		}
+		armSentinel()
+	})
+}
+
+// The runtime package is imported by every instrumented package, so its
+// initialization runs before any hook can.
+func init() {
+	loadOptions()
+	calibrateOnce.Do(calibrateGoid)
+	gcGen.Store(exactGen())
+	armSentinel()
+	go sweeper()
+}
+
+// sweeper drops the metadata of dead objects after each GC cycle, which
+// bounds the detector's memory by what the live program touched.
+func sweeper() {
+	for range sweepWake {
+		gen := exactGen()
+		shadow.sweep(gen)
+		syncs.sweep()
+	}
+}

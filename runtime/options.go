@@ -1,0 +1,95 @@
+package runtime
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// Options are read once, at start-up, from the environment variable
+// RACEGEN_OPTIONS, which has the syntax of GORACE: space-separated
+// name=value pairs.
+//
+//	log_path=PATH         write reports to PATH.PID instead of stderr
+//	                      (stdout and stderr are also accepted)
+//	exitcode=N            exit status of a program that reported races (66)
+//	halt_on_error=1       exit after the first report
+//	strip_path_prefix=P   remove P from the start of file names in reports
+//	format=json           one JSON object per race instead of text
+type options struct {
+	logPath         string
+	exitCode        int
+	haltOnError     bool
+	stripPathPrefix string
+	json            bool
+}
+
+// OptionsEnv is the environment variable the options are read from.
+const OptionsEnv = "RACEGEN_OPTIONS"
+
+var opts = options{exitCode: 66}
+
+func loadOptions() {
+	o, errs := parseOptions(os.Getenv(OptionsEnv))
+	for _, err := range errs {
+		fmt.Fprintf(os.Stderr, "racegen: %s: %v\n", OptionsEnv, err)
+	}
+	opts = o
+}
+
+// parseOptions parses s, keeping defaults for values it cannot use and
+// returning one error for each.
+func parseOptions(s string) (options, []error) {
+	o := options{exitCode: 66}
+	var errs []error
+	for _, f := range strings.Fields(s) {
+		name, val, ok := strings.Cut(f, "=")
+		if !ok {
+			errs = append(errs, fmt.Errorf("%q is not name=value", f))
+			continue
+		}
+		var err error
+		switch name {
+		case "log_path":
+			o.logPath = val
+		case "exitcode":
+			o.exitCode, err = strconv.Atoi(val)
+			if err == nil && (o.exitCode < 0 || o.exitCode > 255) {
+				err = fmt.Errorf("out of range [0, 255]")
+			}
+			if err != nil {
+				o.exitCode = 66
+			}
+		case "halt_on_error":
+			o.haltOnError, err = parseBool(val)
+		case "strip_path_prefix":
+			o.stripPathPrefix = val
+		case "format":
+			switch val {
+			case "json":
+				o.json = true
+			case "text":
+				o.json = false
+			default:
+				err = fmt.Errorf("want text or json")
+			}
+		default:
+			err = fmt.Errorf("unknown option")
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s=%s: %w", name, val, err))
+		}
+	}
+	return o, errs
+}
+
+func parseBool(s string) (bool, error) {
+	switch s {
+	case "1", "true":
+		return true, nil
+	case "0", "false":
+		return false, nil
+	}
+	return false, fmt.Errorf("want 0 or 1")
+}

@@ -1,0 +1,19 @@
+package runtime
+
+import "sync"
+
+// PoolPut is p.Put(x): what the caller did before Put is ordered before
+// the Get that returns x.
+func PoolPut(p *sync.Pool, x any) {
+	t := current()
+	lookupSync(t, addrOf(p)).releaseMerge(t)
+	p.Put(x)
+}
+
+// PoolGet is p.Get().
+func PoolGet(p *sync.Pool) any {
+	x := p.Get()
+	t := current()
+	lookupSync(t, addrOf(p)).acquire(t)
+	return x
+}

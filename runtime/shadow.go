@@ -1,0 +1,82 @@
+package runtime
+
+import (
+	"sync"
+	"unsafe"
+)
+
+// The shadow is the access history of memory: one cell per 8-byte granule
+// that instrumented code has accessed, in a hash table split into shards
+// that each have their own lock. A cell holds FastTrack's write epoch and
+// read epoch or read set. Each epoch comes with a byte mask of the
+// granule's bytes it covers, so that neighbouring byte-sized fields
+// accessed by different goroutines do not look like one location.
+type cell struct {
+	gen    uint32 // GC cycle count (lower bound) when this history began
+	global bool   // the granule belongs to a global variable
+	wmask uint8  // bytes covered by w
+	rmask uint8  // bytes covered by r
+	w     epoch  // last write, 0 if none
+	wsite uint64
+	r     epoch // last read when there is at most one, 0 if none
+	rsite uint64
+	rs    []readEntry // read set, when concurrent reads are tracked
+}
+
+// A readEntry is one goroutine's last read in a read set.
+type readEntry struct {
+	e    epoch
+	site uint64
+	mask uint8
+}
+
+const shardCount = 1 << 10
+
+type shard struct {
+	mu sync.Mutex
+	m  map[uintptr]*cell
+	_  [64 - unsafe.Sizeof(sync.Mutex{}) - unsafe.Sizeof(map[uintptr]*cell(nil))]byte
+}
+
+type shadowTable struct {
+	shards [shardCount]shard
+}
+
+var shadow shadowTable
+
+func granuleShard(a uintptr) *shard {
+	h := a >> 3
+	h ^= h >> 17
+	h *= 0x9e3779b97f4a7c15
+	return &shadow.shards[h>>(64-10)]
+}
+
+// sweep deletes the histories that can no longer produce a report: those
+// of non-global granules begun before the latest completed GC cycle.
+func (s *shadowTable) sweep(gen uint32) {
+	for i := range s.shards {
+		sh := &s.shards[i]
+		sh.mu.Lock()
+		for a, c := range sh.m {
+			if !c.global && c.gen < gen {
+				delete(sh.m, a)
+			}
+		}
+		if len(sh.m) == 0 {
+			sh.m = nil // let a map that grew large go
+		}
+		sh.mu.Unlock()
+	}
+}
+
+// cells returns the number of granules with history, for tests.
+func (s *shadowTable) cells() int {
+	n := 0
+	for i := range s.shards {
+		sh := &s.shards[i]
+		sh.mu.Lock()
+		n += len(sh.m)
+		sh.mu.Unlock()
+	}
+	return n
+}

@@ -1,0 +1,107 @@
+package runtime
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// A site is a static access in instrumented source. The instrumenter
+// numbers the sites of each package from 1 and passes
+//
+//	uint64(pkgKey)<<32 | index
+//
+// with SiteGlobal set in index for accesses to package-level variables,
+// to the access hooks; pkgKey is the FNV-1a hash of the package's
+// import path. Each package registers its table once, from a package-level
+// variable initializer, with RegisterSites. Positions are looked up only
+// when a race is reported.
+
+// SiteGlobal is set in the index of a site that accesses a package-level
+// variable. Globals are never freed, so their history survives GC cycles.
+const SiteGlobal = 1 << 31
+
+// A Position is a site's place in the original source.
+type Position struct {
+	Func string // package-qualified function, as in a traceback
+	File string
+	Line int
+	Col  int
+}
+
+var sites struct {
+	mu     sync.Mutex
+	raw    map[uint32]string
+	parsed map[uint32][]Position
+}
+
+// RegisterSites records the site table of the package whose key is pkg.
+// table has one line per site, in index order:
+//
+//	file:line:col<TAB>function
+//
+// It returns true so that it can initialize a blank variable.
+func RegisterSites(pkg uint32, table string) bool {
+	sites.mu.Lock()
+	defer sites.mu.Unlock()
+	if sites.raw == nil {
+		sites.raw = make(map[uint32]string)
+	}
+	sites.raw[pkg] = table
+	return true
+}
+
+// sitePosition returns the position of site, and false if it is unknown.
+func sitePosition(site uint64) (Position, bool) {
+	pkg, idx := uint32(site>>32), int(uint32(site)&^SiteGlobal)
+	sites.mu.Lock()
+	defer sites.mu.Unlock()
+	ps, ok := sites.parsed[pkg]
+	if !ok {
+		raw, ok := sites.raw[pkg]
+		if !ok {
+			return Position{}, false
+		}
+		ps = parseSites(raw)
+		if sites.parsed == nil {
+			sites.parsed = make(map[uint32][]Position)
+		}
+		sites.parsed[pkg] = ps
+	}
+	if idx < 1 || idx > len(ps) {
+		return Position{}, false
+	}
+	return ps[idx-1], true
+}
+
+func parseSites(raw string) []Position {
+	lines := strings.Split(strings.TrimSuffix(raw, "\n"), "\n")
+	ps := make([]Position, len(lines))
+	for i, l := range lines {
+		pos, fn, _ := strings.Cut(l, "\t")
+		ps[i].Func = fn
+		// file:line:col, where file may itself contain colons.
+		rest, col, ok := cutLast(pos, ":")
+		if !ok {
+			ps[i].File = pos
+			continue
+		}
+		file, line, ok := cutLast(rest, ":")
+		if !ok {
+			ps[i].File = rest
+			ps[i].Line, _ = strconv.Atoi(col)
+			continue
+		}
+		ps[i].File = file
+		ps[i].Line, _ = strconv.Atoi(line)
+		ps[i].Col, _ = strconv.Atoi(col)
+	}
+	return ps
+}
+
+func cutLast(s, sep string) (before, after string, found bool) {
+	if i := strings.LastIndex(s, sep); i >= 0 {
+		return s[:i], s[i+len(sep):], true
+	}
+	return s, "", false
+}

@@ -1,0 +1,76 @@
+package runtime
+
+// A syncClock is the vector clock carried by a synchronization object: the
+// shared vclock vc joined with the single epoch e. Keeping the releaser's
+// own entry in e, outside vc, is what lets a release share the releaser's
+// vclock instead of copying it: the releaser's own clock lives in its
+// thread, so its vclock does not change when it ticks.
+type syncClock struct {
+	vc *vclock
+	e  epoch
+}
+
+// get returns the entry of slot t.
+func (s *syncClock) get(t uint32) uint64 {
+	c := s.vc.get(t)
+	if s.e != 0 && s.e.tid() == t && s.e.clock() > c {
+		c = s.e.clock()
+	}
+	return c
+}
+
+// store sets s to t's current clock (Cm ← Ct), sharing t's vclock.
+func (s *syncClock) store(t *thread) {
+	s.vc = t.share()
+	s.e = t.epoch()
+}
+
+// merge joins t's current clock into s (Cm ← Cm ⊔ Ct). Channels,
+// WaitGroups and atomics, which many goroutines release into, use it.
+func (s *syncClock) merge(t *thread) {
+	if s.vc == nil && s.e == 0 {
+		s.store(t)
+		return
+	}
+	tv := t.share()
+	if s.vc != tv && !tv.leq(s.vc) {
+		if s.vc == nil || s.vc.frozen.Load() {
+			s.vc = s.vc.clone(len(tv.c))
+		}
+		s.vc.join(tv)
+	}
+	if s.e != 0 && s.e.tid() != t.tid && s.vc.get(s.e.tid()) < s.e.clock() {
+		if s.vc == nil || s.vc.frozen.Load() {
+			s.vc = s.vc.clone(int(s.e.tid()) + 1)
+		}
+		s.vc.set(s.e.tid(), s.e.clock())
+	}
+	s.e = t.epoch()
+}
+
+// mergeClock joins another synchronization clock into s.
+func (s *syncClock) mergeClock(o *syncClock) {
+	if o.vc == nil && o.e == 0 {
+		return
+	}
+	if s.vc == nil && s.e == 0 {
+		*s = *o
+		return
+	}
+	if o.vc != nil && o.vc != s.vc && !o.vc.leq(s.vc) {
+		if s.vc == nil || s.vc.frozen.Load() {
+			s.vc = s.vc.clone(len(o.vc.c))
+		}
+		s.vc.join(o.vc)
+	}
+	if o.e != 0 && s.get(o.e.tid()) < o.e.clock() {
+		if s.e == 0 || s.e.tid() == o.e.tid() {
+			s.e = o.e
+			return
+		}
+		if s.vc == nil || s.vc.frozen.Load() {
+			s.vc = s.vc.clone(int(o.e.tid()) + 1)
+		}
+		s.vc.set(o.e.tid(), o.e.clock())
+	}
+}

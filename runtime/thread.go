@@ -1,0 +1,276 @@
+package runtime
+
+import (
+	goruntime "runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// A thread is the detector's state for one goroutine (the name is
+// FastTrack's). Only the goroutine itself writes its fields, except ep,
+// which other goroutines read atomically when a lazily registered goroutine
+// joins everyone's clocks, and the report fields, which are written before
+// the thread is published.
+type thread struct {
+	tid uint32
+	ep  atomic.Uint64 // the current epoch: own slot clock @ tid
+	vc  *vclock       // clocks of other slots; vc.get(tid) may be stale
+	sc  uint64        // CRSampler's scalar clock: ticks at every sync op
+
+	// start is the slot clock t began at: accesses recorded in t's slot
+	// at earlier clocks were made by a goroutine that held it before.
+	start uint64
+
+	g    uintptr // the runtime g this goroutine runs on
+	goid int64
+
+	// For reports.
+	parent    int64     // goid of the creator, 0 if unknown
+	created   []uintptr // PCs of the go statement, nil if lazy
+	createdBy string    // "created by" text from runtime.Stack, if lazy
+	finished  atomic.Bool
+}
+
+func (t *thread) epoch() epoch { return epoch(t.ep.Load()) }
+
+// clockOf returns t's entry for slot u.
+func (t *thread) clockOf(u uint32) uint64 {
+	if u == t.tid {
+		return t.epoch().clock()
+	}
+	return t.vc.get(u)
+}
+
+// ordered reports whether an access at epoch e happened before t's
+// present (FastTrack's e ⊑ Ct).
+func (t *thread) ordered(e epoch) bool {
+	return e.clock() <= t.clockOf(e.tid())
+}
+
+// tick advances t's own clock (Ct[t] ← Ct[t]+1).
+func (t *thread) tick() {
+	t.ep.Add(1 << tidBits)
+	t.sc++
+}
+
+// share marks t's vclock as shared and returns it, for a shallow copy.
+func (t *thread) share() *vclock {
+	if t.vc == nil {
+		t.vc = &vclock{}
+	}
+	if !t.vc.frozen.Load() {
+		t.vc.frozen.Store(true)
+	}
+	return t.vc
+}
+
+// own makes t's vclock private, cloning it if it is shared.
+func (t *thread) own(n int) {
+	if t.vc == nil || t.vc.frozen.Load() {
+		t.vc = t.vc.clone(n)
+	}
+}
+
+// acquire joins a synchronization clock into t (Ct ← Ct ⊔ Cm).
+func (t *thread) acquire(s *syncClock) {
+	t.sc++
+	if s.vc != nil && s.vc != t.vc && !s.vc.leq(t.vc) {
+		t.own(len(s.vc.c))
+		t.vc.join(s.vc)
+	}
+	if e := s.e; e != 0 && e.tid() != t.tid && t.vc.get(e.tid()) < e.clock() {
+		t.own(int(e.tid()) + 1)
+		t.vc.set(e.tid(), e.clock())
+	}
+}
+
+// The slot table maps tids to the thread that holds them (or last held
+// them, until the slot is reused). Slots of finished goroutines are reused
+// in FIFO order after a quarantine, so that a race between a finished
+// goroutine and one of the next quarantineSlots goroutines is still seen:
+// a reused slot continues its predecessor's clock, which orders the
+// predecessor's accesses before the successor's (a possible miss, never a
+// false report).
+const quarantineSlots = 1024
+
+var slots struct {
+	mu    sync.Mutex
+	tab   atomic.Pointer[[]atomic.Pointer[thread]]
+	next  uint32   // first never-used tid
+	free  []uint32 // FIFO of finished tids
+	head  int      // index of the oldest entry in free
+	clock []uint64 // last clock of each finished tid
+}
+
+// allocTid returns a free slot and the clock its new owner starts at.
+func allocTid() (uint32, uint64) {
+	slots.mu.Lock()
+	defer slots.mu.Unlock()
+	if len(slots.free)-slots.head > quarantineSlots {
+		tid := slots.free[slots.head]
+		slots.head++
+		if slots.head > len(slots.free)/2 && slots.head > 4096 {
+			slots.free = append(slots.free[:0], slots.free[slots.head:]...)
+			slots.head = 0
+		}
+		return tid, slots.clock[tid] + 1
+	}
+	tid := slots.next
+	if tid > maxTid {
+		// More than 16M goroutines alive at once (or in quarantine):
+		// fold the newcomer into slot 0's history. Goroutines sharing a
+		// slot look ordered to the detector, which can hide races but
+		// never invents one.
+		return 0, 0
+	}
+	slots.next++
+	slots.clock = append(slots.clock, 0)
+	return tid, 1
+}
+
+// freeTid returns t's slot to the pool.
+func freeTid(t *thread) {
+	if t.tid == 0 {
+		return
+	}
+	slots.mu.Lock()
+	slots.clock[t.tid] = t.epoch().clock()
+	slots.free = append(slots.free, t.tid)
+	slots.mu.Unlock()
+}
+
+// publish records t as the holder of its slot.
+func publish(t *thread) {
+	tab := slots.tab.Load()
+	if tab == nil || int(t.tid) >= len(*tab) {
+		slots.mu.Lock()
+		tab = slots.tab.Load()
+		if tab == nil || int(t.tid) >= len(*tab) {
+			n := 1024
+			if tab != nil {
+				n = 2 * len(*tab)
+			}
+			for n <= int(t.tid) {
+				n *= 2
+			}
+			nt := make([]atomic.Pointer[thread], n)
+			if tab != nil {
+				for i := range *tab {
+					nt[i].Store((*tab)[i].Load())
+				}
+			}
+			slots.tab.Store(&nt)
+			tab = &nt
+		}
+		slots.mu.Unlock()
+	}
+	(*tab)[t.tid].Store(t)
+	// A concurrent grow may have copied the table before our store.
+	if nt := slots.tab.Load(); nt != tab {
+		slots.mu.Lock()
+		(*slots.tab.Load())[t.tid].Store(t)
+		slots.mu.Unlock()
+	}
+}
+
+// slotThread returns the thread that holds or last held slot tid.
+func slotThread(tid uint32) *thread {
+	tab := slots.tab.Load()
+	if tab == nil || int(tid) >= len(*tab) {
+		return nil
+	}
+	return (*tab)[tid].Load()
+}
+
+// newThread allocates a slot and returns a thread for it.
+func newThread() *thread {
+	tid, clock := allocTid()
+	t := &thread{tid: tid}
+	if clock == 0 { // slot 0 shared: continue its clock
+		clock = slotThread(0).epoch().clock()
+	}
+	t.ep.Store(uint64(mkEpoch(tid, clock)))
+	t.start = clock
+	return t
+}
+
+var gtab gtable
+
+// current returns the detector state of the running goroutine, creating it
+// if the goroutine was started by code racegen did not instrument.
+func current() *thread {
+	gp := getg()
+	if gp == 0 {
+		return currentSlow()
+	}
+	if t := gtab.lookup(gp); t != nil && t.goid == readGoid(gp) {
+		return t
+	}
+	return lazyThread(gp, readGoid(gp))
+}
+
+// lazyThread registers a goroutine that the detector sees for the first
+// time: one started by uninstrumented code (the testing package, net/http,
+// a timer), or the main goroutine. Its creation edge was not observed, so
+// its clock starts as the join of every slot's current clock: everything
+// that happened before its first hook is treated as ordered before it.
+// That may hide races with it, but cannot produce a false report.
+func lazyThread(gp uintptr, goid int64) *thread {
+	calibrateOnce.Do(calibrateGoid)
+	if goid == 0 {
+		goid = readGoid(gp)
+	}
+	t := newThread()
+	t.g = gp
+	t.goid = goid
+	if t.goid == 0 {
+		t.goid = stackGoid()
+	}
+	t.createdBy = creatorText()
+	vc := &vclock{}
+	if tab := slots.tab.Load(); tab != nil {
+		vc.c = make([]uint64, len(*tab))
+		for i := range *tab {
+			if u := (*tab)[i].Load(); u != nil {
+				vc.c[i] = u.epoch().clock()
+			}
+		}
+	}
+	t.vc = vc
+	t.tick() // start past everything just joined (slot 0 may be shared)
+	publish(t)
+	if gp != 0 {
+		gtab.store(gp, t)
+	}
+	return t
+}
+
+// currentSlow identifies goroutines by id parsed from runtime.Stack on
+// architectures without a getg stub.
+var byGoid sync.Map // int64 -> *thread
+
+func currentSlow() *thread {
+	id := stackGoid()
+	if v, ok := byGoid.Load(id); ok {
+		return v.(*thread)
+	}
+	t := lazyThread(0, id)
+	byGoid.Store(id, t)
+	return t
+}
+
+// creatorText returns the "created by" lines of the current goroutine's
+// traceback, which the runtime keeps even for goroutines started by
+// uninstrumented code.
+func creatorText() string {
+	var buf [2048]byte
+	b := buf[:goruntime.Stack(buf[:], false)]
+	s := string(b)
+	const marker = "\ncreated by "
+	for i := len(s) - len(marker); i >= 0; i-- {
+		if s[i:i+len(marker)] == marker {
+			return s[i+1:]
+		}
+	}
+	return ""
+}

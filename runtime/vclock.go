@@ -1,0 +1,87 @@
+package runtime
+
+import "sync/atomic"
+
+// A vclock is a vector clock indexed by goroutine slot (tid). Missing
+// entries are zero.
+//
+// Vector clocks are shared shallowly, as in Pacer's Algorithm 9: a release
+// hands the releasing goroutine's vclock to the synchronization object
+// instead of copying it, and a fork hands it to the child. Once a vclock
+// has been shared it is frozen, and anyone who needs to change it clones
+// it first (Algorithms 10 and 11). A frozen vclock is never written again,
+// so it can be read without locks.
+type vclock struct {
+	c      []uint64
+	frozen atomic.Bool
+}
+
+// get returns the entry for slot t.
+func (v *vclock) get(t uint32) uint64 {
+	if v == nil || int(t) >= len(v.c) {
+		return 0
+	}
+	return v.c[t]
+}
+
+// clone returns a private copy of v with room for at least n entries.
+func (v *vclock) clone(n int) *vclock {
+	if v != nil && len(v.c) > n {
+		n = len(v.c)
+	}
+	w := &vclock{c: make([]uint64, n)}
+	if v != nil {
+		copy(w.c, v.c)
+	}
+	return w
+}
+
+// set stores c at slot t; v must be private.
+func (v *vclock) set(t uint32, c uint64) {
+	if int(t) >= len(v.c) {
+		v.grow(int(t) + 1)
+	}
+	v.c[t] = c
+}
+
+func (v *vclock) grow(n int) {
+	if n <= cap(v.c) {
+		v.c = v.c[:n]
+		return
+	}
+	c := make([]uint64, n, n+n/2)
+	copy(c, v.c)
+	v.c = c
+}
+
+// leq reports whether every entry of v is at most the matching entry of w.
+func (v *vclock) leq(w *vclock) bool {
+	if v == nil || v == w {
+		return true
+	}
+	for i, c := range v.c {
+		if c > w.get(uint32(i)) {
+			return false
+		}
+	}
+	return true
+}
+
+// join sets v to the entrywise maximum of v and w; v must be private.
+// It reports whether v changed.
+func (v *vclock) join(w *vclock) bool {
+	if w == nil || v == w {
+		return false
+	}
+	if len(w.c) > len(v.c) {
+		v.grow(len(w.c))
+	}
+	changed := false
+	for i, c := range w.c {
+		if c > v.c[i] {
+			v.c[i] = c
+			changed = true
+		}
+	}
+	return changed
+}
