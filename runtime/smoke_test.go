@@ -47,3 +47,21 @@ func TestSmoke(t *testing.T) {
 	}
 }
 var sink any
+
+func TestHooksCompile(t *testing.T) {
+	type myBytes []byte
+	m := map[string]int{}
+	MapW(m, 0)["a"] = 1
+	_ = MapR(m, 0)["a"]
+	b := myBytes("xy")
+	b = Append(0, b, 'z')
+	b = AppendString(0, b, "w")
+	var c chan int = make(chan int, 1)
+	Send(c, 1)
+	_ = Recv(c)
+	x := 3
+	*W(&x, 0) = *R(&x, 0) + 1
+	if Copy(b, myBytes("ab"), 0) != 2 || string(SliceR(b, 0)) != "abzw" || x != 4 {
+		t.Fatal(string(b), x)
+	}
+}
