@@ -14,13 +14,13 @@ import (
 type cell struct {
 	gen    uint32 // GC cycle count (lower bound) when this history began
 	global bool   // the granule belongs to a global variable
-	wmask uint8  // bytes covered by w
-	rmask uint8  // bytes covered by r
-	w     epoch  // last write, 0 if none
-	wsite uint64
-	r     epoch // last read when there is at most one, 0 if none
-	rsite uint64
-	rs    []readEntry // read set, when concurrent reads are tracked
+	wmask  uint8  // bytes covered by w
+	rmask  uint8  // bytes covered by r
+	w      epoch  // last write, 0 if none
+	wsite  uint64
+	r      epoch // last read when there is at most one, 0 if none
+	rsite  uint64
+	rs     []readEntry // read set, when concurrent reads are tracked
 }
 
 // A readEntry is one goroutine's last read in a read set.

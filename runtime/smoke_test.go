@@ -46,6 +46,7 @@ func TestSmoke(t *testing.T) {
 		t.Fatal("false race")
 	}
 }
+
 var sink any
 
 func TestHooksCompile(t *testing.T) {
