@@ -1,6 +1,6 @@
 module github.com/racegen/racegen
 
-go 1.24
+go 1.26.0
 
 require (
 	github.com/dave/dst v0.28.0 // indirect
