@@ -17,18 +17,21 @@ import (
 //	halt_on_error=1       exit after the first report
 //	strip_path_prefix=P   remove P from the start of file names in reports
 //	format=json           one JSON object per race instead of text
+//	suppress_equal_stacks=0
+//	                      report every race, not each pair of sites once
 type options struct {
 	logPath         string
 	exitCode        int
 	haltOnError     bool
 	stripPathPrefix string
 	json            bool
+	dedup           bool // report each pair of sites once
 }
 
 // OptionsEnv is the environment variable the options are read from.
 const OptionsEnv = "RACEGEN_OPTIONS"
 
-var opts = options{exitCode: 66}
+var opts = options{exitCode: 66, dedup: true}
 
 func loadOptions() {
 	o, errs := parseOptions(os.Getenv(OptionsEnv))
@@ -41,7 +44,7 @@ func loadOptions() {
 // parseOptions parses s, keeping defaults for values it cannot use and
 // returning one error for each.
 func parseOptions(s string) (options, []error) {
-	o := options{exitCode: 66}
+	o := options{exitCode: 66, dedup: true}
 	var errs []error
 	for _, f := range strings.Fields(s) {
 		name, val, ok := strings.Cut(f, "=")
@@ -63,6 +66,8 @@ func parseOptions(s string) (options, []error) {
 			}
 		case "halt_on_error":
 			o.haltOnError, err = parseBool(val)
+		case "suppress_equal_stacks":
+			o.dedup, err = parseBool(val)
 		case "strip_path_prefix":
 			o.stripPathPrefix = val
 		case "format":

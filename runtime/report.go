@@ -47,13 +47,13 @@ var out struct {
 // object that has since died. It reports whether it printed.
 func reportRace(t *thread, addr, size uintptr, site uint64, write bool, cf conflict) bool {
 	key := [2]uint64{min(site, cf.site), max(site, cf.site)}
-	if _, dup := reported.Load(key); dup {
+	if _, dup := reported.Load(key); dup && opts.dedup {
 		return false
 	}
 	if !cf.global && cf.gen != exactGen() {
 		return false // a GC cycle ran since cf: its object may be gone
 	}
-	if _, dup := reported.LoadOrStore(key, struct{}{}); dup {
+	if _, dup := reported.LoadOrStore(key, struct{}{}); dup && opts.dedup {
 		return false
 	}
 	r := race{
