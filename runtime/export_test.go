@@ -1,0 +1,88 @@
+package runtime
+
+import (
+	"io"
+	"runtime/metrics"
+)
+
+// Hooks into the detector's internals for the external tests.
+
+// SetOutput sends reports to w until the returned function restores the
+// previous writer.
+func SetOutput(w io.Writer) (restore func()) {
+	out.mu.Lock()
+	old := out.w
+	out.w = w
+	out.mu.Unlock()
+	return func() {
+		out.mu.Lock()
+		out.w = old
+		out.mu.Unlock()
+	}
+}
+
+// ShadowCells returns the number of granules with access history.
+func ShadowCells() int { return shadow.cells() }
+
+// SyncVars returns the number of synchronization objects tracked.
+func SyncVars() int {
+	n := 0
+	for i := range syncs.shards {
+		sh := &syncs.shards[i]
+		sh.mu.Lock()
+		n += len(sh.m)
+		sh.mu.Unlock()
+	}
+	return n
+}
+
+// Slots returns the number of goroutine slots ever allocated and the
+// number waiting in quarantine.
+func Slots() (allocated, quarantined int) {
+	slots.mu.Lock()
+	defer slots.mu.Unlock()
+	return int(slots.next), len(slots.free) - slots.head
+}
+
+// GoroutineTableLen returns the number of g structs the gtable knows.
+func GoroutineTableLen() int {
+	gtab.mu.Lock()
+	defer gtab.mu.Unlock()
+	return gtab.n
+}
+
+const QuarantineSlots = quarantineSlots
+
+// SyncGCGen brings the detector's GC cycle count up to date, as a report
+// does, so that a test starts without a pending catch-up.
+func SyncGCGen() uint32 { return exactGen() }
+
+// GCGen returns the detector's lower bound of completed GC cycles.
+func GCGen() uint32 { return gcGen.Load() }
+
+// GCCycles returns the number of completed GC cycles, from the runtime.
+func GCCycles() uint32 {
+	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+	metrics.Read(s)
+	return uint32(s[0].Value.Uint64())
+}
+
+// Sweep runs the sweeper's work synchronously.
+func Sweep() {
+	shadow.sweep(exactGen())
+	syncs.sweep()
+}
+
+// Options is the parsed form of RACEGEN_OPTIONS, for table tests.
+type Options struct {
+	LogPath         string
+	ExitCode        int
+	HaltOnError     bool
+	StripPathPrefix string
+	JSON            bool
+}
+
+func ParseOptions(s string) (Options, []error) {
+	o, errs := parseOptions(s)
+	return Options{o.logPath, o.exitCode, o.haltOnError, o.stripPathPrefix, o.json}, errs
+}

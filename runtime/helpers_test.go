@@ -1,0 +1,129 @@
+package runtime_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"unsafe"
+
+	rt "github.com/racegen/racegen/runtime"
+)
+
+// The tests drive the hooks from real goroutines the way instrumented code
+// does. Orders that the detector must not see are forced with plain Go
+// channels, which the detector does not observe: both accesses of a racy
+// pair really run, in a known order, with no happens-before edge recorded
+// between them.
+
+func TestMain(m *testing.M) {
+	if os.Getenv(childEnv) != "" {
+		runChild()
+		return
+	}
+	// Reports go to a buffer that tests inspect, not to stderr.
+	rt.SetOutput(&reports)
+	// A GC cycle between the two accesses of a racy pair on heap memory
+	// makes the detector drop the first access's history (the object
+	// might have been freed). Tests that need the GC turn it back on
+	// with enableGC.
+	debug.SetGCPercent(-1)
+	os.Exit(m.Run())
+}
+
+// reports collects every report the detector writes.
+var reports syncBuffer
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Len()
+}
+
+// since returns what was written after offset off.
+func (s *syncBuffer) since(off int) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()[off:]
+}
+
+// enableGC turns the garbage collector on for the rest of the test.
+func enableGC(t *testing.T) {
+	t.Helper()
+	debug.SetGCPercent(100)
+	t.Cleanup(func() { debug.SetGCPercent(-1) })
+}
+
+// sink makes variables escape, so that they live on the heap: the detector
+// ignores the accessing goroutine's own stack.
+var sink atomic.Value
+
+// newVar returns the address of a new, escaped 8-byte variable.
+func newVar() uintptr {
+	p := new([8]byte)
+	sink.Store(p)
+	return uintptr(unsafe.Pointer(p))
+}
+
+// Site ids: every site gets a package key of its own, so that a test can
+// register a site without knowing the others and every pair of sites is
+// new to the once-per-pair report filter.
+var siteKey atomic.Uint32
+
+// siteAt registers a site at the given position and returns its id.
+func siteAt(file string, line int, fn string) uint64 {
+	key := 0x7e570000 + siteKey.Add(1)
+	rt.RegisterSites(key, fmt.Sprintf("%s:%d:1\t%s\n", file, line, fn))
+	return uint64(key)<<32 | 1
+}
+
+// newSite registers a site at the caller's position.
+func newSite() uint64 {
+	pc, file, line, _ := runtime.Caller(1)
+	return siteAt(file, line, runtime.FuncForPC(pc).Name())
+}
+
+// goInstr starts f the way the instrumenter rewrites a go statement and
+// returns a channel, unseen by the detector, closed when f has returned.
+func goInstr(f func()) <-chan struct{} {
+	done := make(chan struct{})
+	g := rt.GoFork()
+	go func() {
+		rt.GoStart(g)
+		defer rt.GoEnd()
+		defer close(done)
+		f()
+	}()
+	return done
+}
+
+// expectRaces runs f and checks that it made the detector report want
+// races. It returns the reports written meanwhile.
+func expectRaces(t *testing.T, want int, f func()) string {
+	t.Helper()
+	rt.SyncGCGen()
+	off := reports.Len()
+	before := rt.Races()
+	f()
+	got := rt.Races() - before
+	text := reports.since(off)
+	if got != want {
+		t.Errorf("got %d races, want %d; reports:\n%s", got, want, text)
+	}
+	return text
+}
