@@ -80,9 +80,10 @@ type Options struct {
 	HaltOnError     bool
 	StripPathPrefix string
 	JSON            bool
+	Dedup           bool
 }
 
 func ParseOptions(s string) (Options, []error) {
 	o, errs := parseOptions(s)
-	return Options{o.logPath, o.exitCode, o.haltOnError, o.stripPathPrefix, o.json}, errs
+	return Options{o.logPath, o.exitCode, o.haltOnError, o.stripPathPrefix, o.json, o.dedup}, errs
 }

@@ -66,7 +66,14 @@ var sweepWake = make(chan struct{}, 1)
 func armSentinel() {
 	s := new(gcSentinel)
 	goruntime.SetFinalizer(s, func(*gcSentinel) {
-		gcGen.Add(1)
+		// Catch up with the runtime's count rather than add one: a
+		// report may already have caught up with the cycle this
+		// finalizer follows (exactGen), and counting it again would
+		// put gcGen ahead of the real count. gcGen must stay a lower
+		// bound, or a history begun before a cycle would pass for one
+		// begun after it and be compared with the next object at its
+		// address.
+		exactGen()
 		select {
 		case sweepWake <- struct{}{}:
 		default:

@@ -71,12 +71,14 @@ func enableGC(t *testing.T) {
 
 // sink makes variables escape, so that they live on the heap: the detector
 // ignores the accessing goroutine's own stack.
-var sink atomic.Value
+var sink atomic.Pointer[any]
+
+func escape(p any) { sink.Store(&p) }
 
 // newVar returns the address of a new, escaped 8-byte variable.
 func newVar() uintptr {
 	p := new([8]byte)
-	sink.Store(p)
+	escape(p)
 	return uintptr(unsafe.Pointer(p))
 }
 
@@ -89,7 +91,17 @@ var siteKey atomic.Uint32
 func siteAt(file string, line int, fn string) uint64 {
 	key := 0x7e570000 + siteKey.Add(1)
 	rt.RegisterSites(key, fmt.Sprintf("%s:%d:1\t%s\n", file, line, fn))
-	return uint64(key)<<32 | 1
+	id := uint64(key)<<32 | 1
+	sitePositions.Store(id, fmt.Sprintf("%s:%d", file, line))
+	return id
+}
+
+var sitePositions sync.Map // site id -> "file:line"
+
+// sitePos returns the "file:line" a site was registered with.
+func sitePos(site uint64) string {
+	p, _ := sitePositions.Load(site)
+	return p.(string)
 }
 
 // newSite registers a site at the caller's position.

@@ -96,6 +96,7 @@ func TestExitStatus(t *testing.T) {
 		{"halt", "halt_on_error=1", 66, 1, ""},
 		{"halt", "halt_on_error=0", 0, 1, "continued after the race\n"},
 		{"twice", "", 66, 1, ""},
+		{"twice", "suppress_equal_stacks=0", 66, 2, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.scenario+"/"+tt.options, func(t *testing.T) {
@@ -174,31 +175,33 @@ func TestOptionsInChild(t *testing.T) {
 }
 
 func TestParseOptions(t *testing.T) {
-	def := rt.Options{ExitCode: 66}
+	def := rt.Options{ExitCode: 66, Dedup: true}
 	tests := []struct {
 		in   string
 		want rt.Options
 		errs int
 	}{
 		{"", def, 0},
-		{"log_path=/tmp/r", rt.Options{LogPath: "/tmp/r", ExitCode: 66}, 0},
-		{"exitcode=0", rt.Options{ExitCode: 0}, 0},
-		{"exitcode=255", rt.Options{ExitCode: 255}, 0},
+		{"log_path=/tmp/r", rt.Options{LogPath: "/tmp/r", ExitCode: 66, Dedup: true}, 0},
+		{"exitcode=0", rt.Options{ExitCode: 0, Dedup: true}, 0},
+		{"exitcode=255", rt.Options{ExitCode: 255, Dedup: true}, 0},
 		{"exitcode=256", def, 1},
 		{"exitcode=-1", def, 1},
 		{"exitcode=x", def, 1},
-		{"halt_on_error=1", rt.Options{ExitCode: 66, HaltOnError: true}, 0},
-		{"halt_on_error=true", rt.Options{ExitCode: 66, HaltOnError: true}, 0},
+		{"halt_on_error=1", rt.Options{ExitCode: 66, HaltOnError: true, Dedup: true}, 0},
+		{"halt_on_error=true", rt.Options{ExitCode: 66, HaltOnError: true, Dedup: true}, 0},
 		{"halt_on_error=0", def, 0},
 		{"halt_on_error=yes", def, 1},
-		{"strip_path_prefix=/a/b/", rt.Options{ExitCode: 66, StripPathPrefix: "/a/b/"}, 0},
-		{"format=json", rt.Options{ExitCode: 66, JSON: true}, 0},
+		{"strip_path_prefix=/a/b/", rt.Options{ExitCode: 66, StripPathPrefix: "/a/b/", Dedup: true}, 0},
+		{"format=json", rt.Options{ExitCode: 66, JSON: true, Dedup: true}, 0},
 		{"format=text", def, 0},
 		{"format=xml", def, 1},
+		{"suppress_equal_stacks=0", rt.Options{ExitCode: 66}, 0},
+		{"suppress_equal_stacks=1", def, 0},
 		{"colour=1", def, 1},
 		{"novalue", def, 1},
-		{"  exitcode=1   halt_on_error=1  format=json ", rt.Options{ExitCode: 1, HaltOnError: true, JSON: true}, 0},
-		{"exitcode=300 format=json bogus", rt.Options{ExitCode: 66, JSON: true}, 2},
+		{"  exitcode=1   halt_on_error=1  format=json ", rt.Options{ExitCode: 1, HaltOnError: true, JSON: true, Dedup: true}, 0},
+		{"exitcode=300 format=json bogus", rt.Options{ExitCode: 66, JSON: true, Dedup: true}, 2},
 	}
 	for _, tt := range tests {
 		got, errs := rt.ParseOptions(tt.in)

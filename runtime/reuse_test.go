@@ -1,0 +1,167 @@
+package runtime_test
+
+import (
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"testing"
+	"time"
+	"unsafe"
+
+	rt "github.com/racegen/racegen/runtime"
+)
+
+// reused is the object whose address the reuse tests get twice. Its size
+// is an uncommon size class, so that the freed slot comes back quickly.
+type reused [1152]byte
+
+// reuseAddr frees the object at addr (whose last reference the caller has
+// dropped) with a GC cycle and allocates objects of the same type until
+// one lands at addr. It returns that object, or nil if none did.
+func reuseAddr(t *testing.T, addr uintptr) *reused {
+	t.Helper()
+	runtime.GC()
+	var keep []*reused
+	defer runtime.KeepAlive(keep)
+	for range 100000 {
+		p := new(reused)
+		if uintptr(unsafe.Pointer(p)) == addr {
+			return p
+		}
+		keep = append(keep, p)
+	}
+	return nil
+}
+
+// allocReused returns the address of a new heap object that nothing
+// references once the caller drops the address.
+//
+//go:noinline
+func allocReused() uintptr {
+	p := new(reused)
+	escape(p)
+	escape(nil)
+	return uintptr(unsafe.Pointer(p))
+}
+
+// TestAddressReuse is LARD's third rule: the history of a freed object
+// does not carry over to a new object at the same address. Two goroutines
+// with no synchronization between them write the old object and the new
+// one; that is not a race. The control writes one object from the same
+// two goroutines, and is.
+func TestAddressReuse(t *testing.T) {
+	for _, free := range []bool{true, false} {
+		name := "freed"
+		want := 0
+		if !free {
+			name, want = "same-object", 1
+		}
+		t.Run(name, func(t *testing.T) {
+			s1, s2 := newSite(), newSite()
+			var addr uintptr
+			var obj *reused
+			if free {
+				addr = allocReused()
+			} else {
+				obj = new(reused)
+				escape(obj)
+				addr = uintptr(unsafe.Pointer(obj))
+			}
+			expectRaces(t, want, func() {
+				<-goInstr(func() { rt.Write(addr, 8, s1) })
+				if free {
+					obj = reuseAddr(t, addr)
+					if obj == nil {
+						t.Skip("the GC did not hand the freed address out again")
+					}
+				}
+				<-goInstr(func() { rt.Write(uintptr(unsafe.Pointer(obj)), 8, s2) })
+			})
+			runtime.KeepAlive(obj)
+		})
+	}
+}
+
+// reuseGlobal is memory that is never freed: a race on it is reported
+// whatever the GC does.
+var reuseGlobal [8]byte
+
+// TestSyncObjectReuse checks that a mutex allocated where a dead mutex was
+// does not inherit its release clock: locking the new one does not order
+// the caller after unlocks of the old one.
+func TestSyncObjectReuse(t *testing.T) {
+	x := uintptr(unsafe.Pointer(&reuseGlobal))
+	s1, s2 := newSite()|rt.SiteGlobal, newSite()|rt.SiteGlobal
+	type lockObj struct {
+		mu sync.Mutex
+		_  [1144]byte // the size of reused
+	}
+	old := new(lockObj)
+	addr := uintptr(unsafe.Pointer(old))
+	expectRaces(t, 1, func() {
+		<-goInstr(func() {
+			rt.Write(x, 8, s1)
+			rt.Lock(&old.mu)
+			rt.Unlock(&old.mu)
+		})
+		old = nil
+		runtime.GC()
+		var fresh *lockObj
+		var keep []*lockObj
+		for range 100000 {
+			l := new(lockObj)
+			if uintptr(unsafe.Pointer(l)) == addr {
+				fresh = l
+				break
+			}
+			keep = append(keep, l)
+		}
+		runtime.KeepAlive(keep)
+		if fresh == nil {
+			t.Skip("the GC did not hand the freed address out again")
+		}
+		rt.Lock(&fresh.mu)
+		rt.Write(x, 8, s2)
+		rt.Unlock(&fresh.mu)
+	})
+}
+
+// TestGCGenLowerBound checks that the detector's count of GC cycles never
+// runs ahead of the runtime's. A count ahead by one lets a history begun
+// before a cycle pass for one begun after it, so that a race between an
+// object the cycle freed and its successor at the same address would be
+// reported. Reports read the exact count while the GC runs often here, so
+// the exact count is often read before the finalizer that follows a cycle
+// has run.
+func TestGCGenLowerBound(t *testing.T) {
+	debug.SetGCPercent(1)
+	defer debug.SetGCPercent(-1)
+	stop := make(chan struct{})
+	allocated := make(chan struct{})
+	go func() {
+		defer close(allocated)
+		var junk [][]byte
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			junk = append(junk, make([]byte, 4096))
+			if len(junk) > 1000 {
+				junk = nil
+			}
+		}
+	}()
+	defer func() { close(stop); <-allocated }()
+	start := rt.GCCycles()
+	for end := time.Now().Add(300 * time.Millisecond); time.Now().Before(end); {
+		rt.SyncGCGen()
+		if g, n := rt.GCGen(), rt.GCCycles(); g > n {
+			t.Fatalf("detector counts %d GC cycles, runtime %d", g, n)
+		}
+	}
+	if n := rt.GCCycles() - start; n < 10 {
+		t.Logf("only %d GC cycles ran", n)
+	}
+}
