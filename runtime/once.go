@@ -8,8 +8,10 @@ func OnceDo(o *sync.Once, f func()) {
 	t := current()
 	sv := lookupSync(t, addrOf(o))
 	o.Do(func() {
+		// Deferred so that a panicking f releases too: sync marks the
+		// Once done either way, and later calls then return at once.
+		defer sv.releaseMerge(current())
 		f()
-		sv.releaseMerge(current())
 	})
 	sv.acquire(t)
 }

@@ -314,3 +314,23 @@ func runEdge(t *testing.T, e edge, afterRel bool, want int) {
 		rt.Write(x, 8, sb)
 	})
 }
+
+// TestOncePanic checks that a panic in the function of Once.Do still
+// orders it before the return of later calls: sync considers the Once
+// done, so later calls return at once and may read what f wrote.
+func TestOncePanic(t *testing.T) {
+	x := newVar()
+	sa, sb := newSite(), newSite()
+	o := new(sync.Once)
+	expectRaces(t, 0, func() {
+		<-goInstr(func() {
+			defer func() { recover() }()
+			rt.OnceDo(o, func() {
+				rt.Write(x, 8, sa)
+				panic("in once")
+			})
+		})
+		rt.OnceDo(o, func() { t.Error("Once ran twice") })
+		rt.Write(x, 8, sb)
+	})
+}
