@@ -1,0 +1,116 @@
+package analysis
+
+import "golang.org/x/tools/go/ssa"
+
+// call applies the rule of a call or deferred call; result is the call's
+// value, or nil for a deferred call.
+func (s *solver) call(result ssa.Value, c *ssa.CallCommon) {
+	if c.IsInvoke() {
+		// An interface method may do anything with its receiver and
+		// arguments.
+		s.sink(s.ptsOf(c.Value))
+		s.sinkArgs(c)
+		s.flow(result, s.unknownSet)
+		return
+	}
+	if b, ok := c.Value.(*ssa.Builtin); ok {
+		s.builtin(result, b.Name(), c.Args)
+		return
+	}
+	// Calling a function value does not hand it to anybody: a closure's
+	// body is analysed with its captured variables wherever it runs, so
+	// c.Value itself never escapes here.
+	callee := c.StaticCallee()
+	switch {
+	case callee != nil && s.inSet[callee] && len(callee.Params) == len(c.Args):
+		s.summarised(result, callee, c.Args)
+	case callee != nil && isPure(callee):
+		// The callee keeps nothing; it may return (parts of) its
+		// arguments.
+		r := set{unknown: {}}
+		for _, a := range c.Args {
+			addAll(&r, s.ptsOf(a))
+		}
+		s.flow(result, r)
+	default:
+		s.sinkArgs(c)
+		s.flow(result, s.unknownSet)
+	}
+}
+
+// summarised applies the summary of an analysed callee: an argument
+// escapes if the callee lets its parameter's object escape, and the result
+// may point to the arguments the callee returns (or anything reachable
+// from them, hence unknown too) and, for internal callees, to the objects
+// the callee returns.
+func (s *solver) summarised(result ssa.Value, callee *ssa.Function, args []ssa.Value) {
+	rets := s.ret[callee]
+	var r set
+	for k, a := range args {
+		p := s.site[callee.Params[k]]
+		ps := s.ptsOf(a)
+		if s.escaped[p] {
+			s.sink(ps)
+		}
+		if _, ok := rets[p]; ok {
+			addAll(&r, ps)
+			add(&r, unknown)
+		}
+	}
+	if s.internal[callee] {
+		for o := range rets {
+			if p := s.objs[o].param; p == nil || p.Parent() != callee {
+				add(&r, o)
+			}
+		}
+	} else {
+		add(&r, unknown)
+	}
+	s.flow(result, r)
+}
+
+func (s *solver) sinkArgs(c *ssa.CallCommon) {
+	for _, a := range c.Args {
+		s.sink(s.ptsOf(a))
+	}
+}
+
+// builtin applies the rule of a call to a built-in function.
+func (s *solver) builtin(result ssa.Value, name string, args []ssa.Value) {
+	switch name {
+	case "append":
+		// append may write into the first argument's array or copy it
+		// into a fresh one (the call's own object).
+		r := set{}
+		addAll(&r, s.ptsOf(args[0]))
+		elems := s.load(s.ptsOf(args[1]))
+		if result != nil {
+			o := s.site[result]
+			add(&r, o)
+			s.store(set{o: {}}, s.load(s.ptsOf(args[0])))
+			s.store(set{o: {}}, elems)
+		}
+		s.store(s.ptsOf(args[0]), elems)
+		s.flow(result, r)
+	case "copy":
+		s.store(s.ptsOf(args[0]), s.load(s.ptsOf(args[1])))
+	case "len", "cap", "print", "println", "close", "delete", "clear",
+		"real", "imag", "complex", "min", "max", "ssa:deferstack":
+		// No pointer flow into memory or to the result.
+	case "ssa:wrapnilchk":
+		s.flow(result, s.ptsOf(args[0]))
+	case "recover":
+		s.flow(result, s.unknownSet)
+	case "Add", "Slice", "String", "StringData", "SliceData":
+		// unsafe pointer arithmetic: stays within the object in valid
+		// programs, but the analysis does not vouch for it.
+		r := set{unknown: {}}
+		addAll(&r, s.ptsOf(args[0]))
+		s.flow(result, r)
+	default:
+		for _, a := range args {
+			s.sink(s.ptsOf(a))
+		}
+		s.flow(result, s.unknownSet)
+	}
+}

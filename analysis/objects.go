@@ -1,0 +1,53 @@
+package analysis
+
+import "golang.org/x/tools/go/ssa"
+
+// An objID names an abstract object: an allocation site of the package,
+// the memory reachable from one parameter of a function, or the unknown
+// object.
+type objID int32
+
+// unknown is the abstract object standing for all memory the analysis does
+// not track: globals, memory of other packages, memory reachable from other
+// goroutines. It is escaped by definition.
+const unknown objID = 0
+
+// An object is an abstract memory object.
+type object struct {
+	// site is the SSA value whose execution creates the object (an
+	// *ssa.Alloc, *ssa.MakeSlice, *ssa.MakeMap, *ssa.MakeChan,
+	// *ssa.MakeClosure, or a *ssa.Call or *ssa.Convert that allocates),
+	// or nil.
+	site ssa.Value
+	// param is set for the object that stands for everything reachable
+	// from a parameter of a function, as seen by that function's body.
+	param *ssa.Parameter
+}
+
+// A set is a set of abstract objects.
+type set map[objID]struct{}
+
+// addAll adds the members of src to *dst, allocating *dst if needed, and
+// reports whether *dst grew.
+func addAll(dst *set, src set) bool {
+	grew := false
+	for o := range src {
+		if add(dst, o) {
+			grew = true
+		}
+	}
+	return grew
+}
+
+// add adds o to *dst, allocating *dst if needed, and reports whether *dst
+// grew.
+func add(dst *set, o objID) bool {
+	if *dst == nil {
+		*dst = make(set)
+	}
+	if _, ok := (*dst)[o]; ok {
+		return false
+	}
+	(*dst)[o] = struct{}{}
+	return true
+}
