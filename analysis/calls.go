@@ -39,7 +39,9 @@ func (s *solver) call(result ssa.Value, c *ssa.CallCommon) {
 }
 
 // summarised applies the summary of an analysed callee: an argument
-// escapes if the callee lets its parameter's object escape, and the result
+// escapes if the callee lets its parameter's object escape; memory
+// reachable from it may hold unknown pointers if the callee stores
+// pointers into its parameter's object; and the result
 // may point to the arguments the callee returns (or anything reachable
 // from them, hence unknown too) and, for internal callees, to the objects
 // the callee returns.
@@ -51,6 +53,9 @@ func (s *solver) summarised(result ssa.Value, callee *ssa.Function, args []ssa.V
 		ps := s.ptsOf(a)
 		if s.escaped[p] {
 			s.sink(ps)
+		}
+		if s.written[p] {
+			s.store(ps, s.unknownSet)
 		}
 		if _, ok := rets[p]; ok {
 			addAll(&r, ps)
@@ -79,6 +84,10 @@ func (s *solver) sinkArgs(c *ssa.CallCommon) {
 func (s *solver) builtin(result ssa.Value, name string, args []ssa.Value) {
 	switch name {
 	case "append":
+		if len(args) != 2 {
+			s.sinkAll(result, args)
+			return
+		}
 		// append may write into the first argument's array or copy it
 		// into a fresh one (the call's own object).
 		r := set{}
@@ -93,6 +102,10 @@ func (s *solver) builtin(result ssa.Value, name string, args []ssa.Value) {
 		s.store(s.ptsOf(args[0]), elems)
 		s.flow(result, r)
 	case "copy":
+		if len(args) != 2 {
+			s.sinkAll(result, args)
+			return
+		}
 		s.store(s.ptsOf(args[0]), s.load(s.ptsOf(args[1])))
 	case "len", "cap", "print", "println", "close", "delete", "clear",
 		"real", "imag", "complex", "min", "max", "ssa:deferstack":
@@ -108,9 +121,15 @@ func (s *solver) builtin(result ssa.Value, name string, args []ssa.Value) {
 		addAll(&r, s.ptsOf(args[0]))
 		s.flow(result, r)
 	default:
-		for _, a := range args {
-			s.sink(s.ptsOf(a))
-		}
-		s.flow(result, s.unknownSet)
+		s.sinkAll(result, args)
 	}
+}
+
+// sinkAll is the rule for a call the analysis does not understand: the
+// arguments escape and the result is unknown.
+func (s *solver) sinkAll(result ssa.Value, args []ssa.Value) {
+	for _, a := range args {
+		s.sink(s.ptsOf(a))
+	}
+	s.flow(result, s.unknownSet)
 }

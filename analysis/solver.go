@@ -34,6 +34,7 @@ type solver struct {
 	pts     map[ssa.Value]set   // what each value may point to
 	cont    []set               // what each object may contain pointers to
 	escaped []bool              // objects reachable from other goroutines
+	written []bool              // parameter objects the function may store into
 	ret     map[*ssa.Function]set
 
 	unknownSet set
@@ -138,6 +139,7 @@ func (s *solver) newObject(o object) objID {
 	s.objs = append(s.objs, o)
 	s.cont = append(s.cont, nil)
 	s.escaped = append(s.escaped, false)
+	s.written = append(s.written, false)
 	return objID(len(s.objs) - 1)
 }
 
@@ -216,8 +218,13 @@ func (s *solver) store(addr, val set) {
 	for o := range addr {
 		if s.objs[o].param != nil {
 			// The caller's memory may be shared; whatever is stored
-			// there escapes.
+			// there escapes. The caller must also learn that its
+			// memory now holds pointers it does not know.
 			s.sink(val)
+			if len(val) > 0 && !s.written[o] {
+				s.written[o] = true
+				s.changed = true
+			}
 		}
 		for c := range val {
 			if add(&s.cont[o], c) {

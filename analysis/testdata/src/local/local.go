@@ -120,3 +120,32 @@ func loopVar(xs []int) int {
 	}
 	return sum // local: sum
 }
+
+func Generic[X any](x X) X {
+	v := x
+	w := &v
+	*w = x   // local: *w
+	return v // local: v
+}
+
+func seqSync(yield func(int) bool) {
+	for i := 0; i < 3 && yield(i); i++ {
+	}
+}
+
+func rangeFunc() int {
+	n := 0
+	for i := range seqSync {
+		n += i // local: n; i
+	}
+	return n // local: n
+}
+
+func closureSlice() int {
+	x := 0
+	fs := []func(){func() { x++ }} // local: x
+	for _, f := range fs {
+		f()
+	}
+	return x // local: x
+}

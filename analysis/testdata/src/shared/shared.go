@@ -243,3 +243,124 @@ func deferGo() {
 	defer func() { go func() { x++ }() }() // shared: x
 	x++                                    // shared: x
 }
+
+func setNext(l *T) { l.next = global } // shared: l.next
+
+func calleeWritesShared() int {
+	l := &T{}
+	o := &T{}
+	l.next = o // local: l.next
+	setNext(l)
+	return l.next.a // shared: l.next.a; local: l.next
+}
+
+func Generic[X any](x X) X {
+	v := x
+	go func() { v = x }() // shared: v
+	return v              // shared: v
+}
+
+func genericPtr[X any]() *T {
+	p := &T{}
+	go use(p)
+	p.a = 1 // shared: p.a
+	return nil
+}
+
+func useGeneric() {
+	_ = genericPtr[int]()
+}
+
+func seq(yield func(*T) bool) {
+	go yield(&T{})
+}
+
+func rangeFunc() {
+	n := 0
+	for p := range seq {
+		n++     // shared: n
+		p.a = 1 // shared: p.a
+	}
+}
+
+func seqSync(yield func(int) bool) {
+	for i := 0; i < 3 && yield(i); i++ {
+	}
+}
+
+func rangeFuncGo() {
+	n := 0
+	for i := range seqSync {
+		go func() { n += i }() // shared: n; i
+	}
+}
+
+func storeInLocalThenLoad(c bool) int {
+	l := &T{}
+	if c {
+		l.next = global
+	} else {
+		l.next = &T{}
+	}
+	return l.next.a // shared: l.next.a; local: l.next
+}
+
+func closureInSlice() {
+	x := 0
+	fs := []func(){func() { x++ }} // shared: x
+	for _, f := range fs {
+		go f()
+	}
+}
+
+func goMethodExpr() {
+	v := &T{}
+	go (*T).incr(v)
+	v.a = 1 // shared: v.a
+}
+
+func DeferThenReturnClosure() func() {
+	x := 0
+	f := func() { x++ } // shared: x
+	defer f()
+	return f
+}
+
+func viaAppendAlias() {
+	p := &T{}
+	s := append([]*T(nil), p)
+	gslice = s
+	p.a = 1 // shared: p.a
+}
+
+func viaMapRange(m map[int]*T) {
+	for _, v := range m {
+		v.a = 1 // shared: v.a
+	}
+}
+
+func arrayOfPointers() {
+	var arr [2]*T
+	arr[0] = global // local: arr[0]
+	arr[0].a = 1    // shared: arr[0].a
+}
+
+func selectSend(ch chan *T) {
+	p := &T{}
+	select {
+	case ch <- p:
+	default:
+	}
+	p.a = 1 // shared: p.a
+}
+
+func newShared() *T { return &T{} }
+
+func sharesResult() {
+	go use(newShared())
+}
+
+func internalReturn() {
+	p := newShared()
+	p.a = 1 // shared: p.a
+}
