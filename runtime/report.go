@@ -135,7 +135,10 @@ func frames(pcs []uintptr) []frame {
 	it := goruntime.CallersFrames(pcs)
 	for {
 		f, more := it.Next()
-		if f.Function != "" && !strings.HasPrefix(f.Function, selfPrefix) {
+		// Like go build -race, leave out the detector's own frames and
+		// the runtime's frames that start every goroutine.
+		if f.Function != "" && !strings.HasPrefix(f.Function, selfPrefix) &&
+			f.Function != "runtime.goexit" && f.Function != "runtime.main" {
 			fs = append(fs, frame{Func: f.Function, File: f.File, Line: f.Line, Off: uint64(f.PC - f.Entry)})
 		}
 		if !more {
