@@ -1,0 +1,508 @@
+package instrument
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/dave/dst"
+)
+
+// This file rewrites expressions. Each access is rewritten in place:
+//
+//	read x      *racegenrt.R(&x, site)
+//	write x     *racegenrt.W(&x, site)
+//	m[k]        racegenrt.MapR(m, site)[k], or MapW when written
+//
+// so the hook call joins the calls of the expression in their order and
+// the address is computed once, where the operand was. Three views of an
+// expression are needed: its value (rvalue), the target of a store
+// (store), and its address only (place), as for the operand of & or the
+// base of a field selection, where the memory is not accessed as a whole.
+
+// astExpr returns the original expression of the dst expression e, and
+// false for an expression the rewriter made.
+func (fr *fileRewriter) astExpr(e dst.Expr) (ast.Expr, bool) {
+	a, ok := fr.dec.Ast.Nodes[e].(ast.Expr)
+	return a, ok
+}
+
+func (fr *fileRewriter) typeOf(a ast.Expr) types.Type { return fr.info.TypeOf(a) }
+
+// rvalue rewrites e, whose value the program uses.
+func (fr *fileRewriter) rvalue(e dst.Expr) dst.Expr {
+	a, ok := fr.astExpr(e)
+	if !ok {
+		return e
+	}
+	if tv, ok := fr.info.Types[a]; ok && (tv.Value != nil || tv.IsType() || tv.IsBuiltin()) {
+		// Constant expressions are not evaluated at run time, and type
+		// expressions not at all.
+		return e
+	}
+	switch x := e.(type) {
+	case *dst.Ident:
+		if r := fr.replaceObj(fr.info.Uses[a.(*ast.Ident)]); r != "" {
+			n := fr.rt(r)
+			moveDecs(n, x)
+			return n
+		}
+		return fr.hook(a, x, false)
+	case *dst.ParenExpr:
+		x.X = fr.rvalue(x.X)
+	case *dst.SelectorExpr:
+		return fr.selector(x, a.(*ast.SelectorExpr))
+	case *dst.IndexExpr:
+		return fr.index(x, a.(*ast.IndexExpr), false)
+	case *dst.IndexListExpr:
+		x.X = fr.rvalue(x.X) // an instantiation
+	case *dst.SliceExpr:
+		if isArray(fr.typeOf(a.(*ast.SliceExpr).X)) {
+			x.X = fr.base(x.X)
+		} else {
+			x.X = fr.rvalue(x.X)
+		}
+		x.Low, x.High, x.Max = fr.rvalueOpt(x.Low), fr.rvalueOpt(x.High), fr.rvalueOpt(x.Max)
+	case *dst.StarExpr:
+		x.X = fr.rvalue(x.X)
+		return fr.hook(a, x, false)
+	case *dst.UnaryExpr:
+		switch x.Op {
+		case token.AND:
+			x.X = fr.place(x.X)
+		case token.ARROW:
+			return fr.recv(x, a.(*ast.UnaryExpr))
+		default:
+			x.X = fr.rvalue(x.X)
+		}
+	case *dst.BinaryExpr:
+		x.X = fr.rvalue(x.X)
+		x.Y = fr.rvalue(x.Y)
+	case *dst.CallExpr:
+		return fr.call(x, a.(*ast.CallExpr))
+	case *dst.CompositeLit:
+		fr.compositeLit(x, a.(*ast.CompositeLit))
+	case *dst.FuncLit:
+		fr.funcLit(x)
+	case *dst.TypeAssertExpr:
+		x.X = fr.rvalue(x.X)
+	}
+	return e
+}
+
+func (fr *fileRewriter) rvalueOpt(e dst.Expr) dst.Expr {
+	if e == nil {
+		return nil
+	}
+	return fr.rvalue(e)
+}
+
+func (fr *fileRewriter) rvalues(es []dst.Expr) {
+	for i, e := range es {
+		es[i] = fr.rvalue(e)
+	}
+}
+
+// store rewrites e, the target of an assignment, an op= or ++ (W covers
+// their read too).
+func (fr *fileRewriter) store(e dst.Expr) dst.Expr {
+	a, ok := fr.astExpr(e)
+	if !ok {
+		return e
+	}
+	if id, ok := a.(*ast.Ident); ok && id.Name == "_" {
+		return e
+	}
+	if x, ok := e.(*dst.IndexExpr); ok {
+		if fr.isMap(a.(*ast.IndexExpr).X) {
+			return fr.index(x, a.(*ast.IndexExpr), true)
+		}
+	}
+	return fr.hook(a, fr.place(e), true)
+}
+
+// place rewrites the addressable e for its address: the operands that
+// locate it are evaluated (and their accesses hooked), e itself is not
+// accessed.
+func (fr *fileRewriter) place(e dst.Expr) dst.Expr {
+	a, ok := fr.astExpr(e)
+	if !ok {
+		return e
+	}
+	switch x := e.(type) {
+	case *dst.Ident:
+		return x
+	case *dst.ParenExpr:
+		x.X = fr.place(x.X)
+		return x
+	case *dst.SelectorExpr:
+		sel, ok := fr.info.Selections[a.(*ast.SelectorExpr)]
+		if !ok {
+			return x // a qualified identifier
+		}
+		if sel.Kind() == types.FieldVal {
+			if _, ptr := underPointer(fr.typeOf(a.(*ast.SelectorExpr).X)); ptr {
+				x.X = fr.rvalue(x.X)
+			} else {
+				x.X = fr.base(x.X)
+			}
+			return x
+		}
+	case *dst.IndexExpr:
+		ax := a.(*ast.IndexExpr)
+		if isArray(fr.typeOf(ax.X)) {
+			x.X = fr.base(x.X)
+			x.Index = fr.rvalue(x.Index)
+			return x
+		}
+		if !fr.isMap(ax.X) {
+			x.X = fr.rvalue(x.X)
+			x.Index = fr.rvalue(x.Index)
+			return x
+		}
+	case *dst.StarExpr:
+		x.X = fr.rvalue(x.X)
+		return x
+	}
+	return fr.rvalue(e)
+}
+
+// base rewrites the operand of a field selection or array index: its
+// place if it is addressable, its value otherwise.
+func (fr *fileRewriter) base(e dst.Expr) dst.Expr {
+	if a, ok := fr.astExpr(e); ok && fr.addressable(a) {
+		return fr.place(e)
+	}
+	return fr.rvalue(e)
+}
+
+// addressable reports whether a denotes a variable (in the spec's sense).
+func (fr *fileRewriter) addressable(a ast.Expr) bool {
+	switch a := a.(type) {
+	case *ast.Ident:
+		_, ok := fr.info.Uses[a].(*types.Var)
+		return ok
+	case *ast.ParenExpr:
+		return fr.addressable(a.X)
+	case *ast.SelectorExpr:
+		sel, ok := fr.info.Selections[a]
+		if !ok {
+			_, isVar := fr.info.Uses[a.Sel].(*types.Var)
+			return isVar
+		}
+		if sel.Kind() != types.FieldVal {
+			return false
+		}
+		return sel.Indirect() || fr.addressable(a.X)
+	case *ast.IndexExpr:
+		switch u := under(fr.typeOf(a.X)).(type) {
+		case *types.Slice:
+			return true
+		case *types.Pointer:
+			return true
+		case *types.Array:
+			_ = u
+			return fr.addressable(a.X)
+		}
+	case *ast.StarExpr:
+		return true
+	}
+	return false
+}
+
+// isShared reports whether the memory a denotes may be reached by another
+// goroutine, and whether it belongs to a package-level variable.
+func (fr *fileRewriter) isShared(a ast.Expr) (shared, global bool) {
+	switch a := a.(type) {
+	case *ast.Ident:
+		v, ok := fr.info.Uses[a].(*types.Var)
+		if !ok || v.IsField() {
+			return false, false
+		}
+		if isGlobal(v) {
+			return true, true
+		}
+		return fr.shared[v], false
+	case *ast.ParenExpr:
+		return fr.isShared(a.X)
+	case *ast.SelectorExpr:
+		sel, ok := fr.info.Selections[a]
+		if !ok {
+			if _, isVar := fr.info.Uses[a.Sel].(*types.Var); isVar {
+				return true, true
+			}
+			return false, false
+		}
+		if sel.Kind() != types.FieldVal {
+			return false, false
+		}
+		if sel.Indirect() {
+			return true, false
+		}
+		return fr.isShared(a.X)
+	case *ast.IndexExpr:
+		switch under(fr.typeOf(a.X)).(type) {
+		case *types.Slice, *types.Pointer:
+			return true, false
+		case *types.Array:
+			return fr.isShared(a.X)
+		}
+	case *ast.StarExpr:
+		return true, false
+	}
+	return false, false
+}
+
+// hook wraps e, the rewritten place of the access a, in the hook that
+// records a read or write of it, if a may be shared.
+func (fr *fileRewriter) hook(a ast.Expr, e dst.Expr, write bool) dst.Expr {
+	shared, global := fr.isShared(a)
+	if !shared || fr.zeroSize(fr.typeOf(a)) {
+		return e
+	}
+	if fr.cfg.Local != nil && fr.cfg.Local(a) {
+		fr.dropped++
+		return e
+	}
+	name := "R"
+	if write {
+		name = "W"
+	}
+	n := deref(fr.rtCall(name, fr.addr(e), siteLit(fr.newSite(a, global))))
+	moveDecs(n, e)
+	return n
+}
+
+// addr returns &e, or p for e = *p.
+func (fr *fileRewriter) addr(e dst.Expr) dst.Expr {
+	if s, ok := e.(*dst.StarExpr); ok {
+		moveDecs(s.X, s)
+		return s.X
+	}
+	return addrOf(e)
+}
+
+// zeroSize reports whether values of t occupy no memory; accessing them
+// cannot race.
+func (fr *fileRewriter) zeroSize(t types.Type) (zero bool) {
+	if t == nil || hasTypeParam(t) {
+		return false
+	}
+	defer func() {
+		if recover() != nil {
+			zero = false
+		}
+	}()
+	return sizes.Sizeof(t) == 0
+}
+
+var sizes = types.SizesFor("gc", "amd64")
+
+// hasTypeParam reports whether t mentions a type parameter, whose size is
+// not known until instantiation.
+func hasTypeParam(t types.Type) bool {
+	found := false
+	var visit func(t types.Type, depth int)
+	visit = func(t types.Type, depth int) {
+		if found || depth > 8 {
+			return
+		}
+		switch t := t.(type) {
+		case *types.TypeParam:
+			found = true
+		case *types.Named:
+			if ta := t.TypeArgs(); ta != nil {
+				for i := 0; i < ta.Len(); i++ {
+					visit(ta.At(i), depth+1)
+				}
+			}
+			visit(t.Underlying(), depth+1)
+		case *types.Array:
+			visit(t.Elem(), depth+1)
+		case *types.Slice:
+			visit(t.Elem(), depth+1)
+		case *types.Pointer:
+			visit(t.Elem(), depth+1)
+		case *types.Map:
+			visit(t.Key(), depth+1)
+			visit(t.Elem(), depth+1)
+		case *types.Chan:
+			visit(t.Elem(), depth+1)
+		case *types.Struct:
+			for i := 0; i < t.NumFields(); i++ {
+				visit(t.Field(i).Type(), depth+1)
+			}
+		}
+	}
+	visit(t, 0)
+	return found
+}
+
+func under(t types.Type) types.Type {
+	if t == nil {
+		return nil
+	}
+	if tp, ok := t.(*types.TypeParam); ok {
+		// The core type, if all types in the type set share one.
+		var core types.Type
+		ok := true
+		if iface, isIface := tp.Underlying().(*types.Interface); isIface {
+			n := 0
+			for i := 0; i < iface.NumEmbeddeds(); i++ {
+				if u, isUnion := iface.EmbeddedType(i).(*types.Union); isUnion {
+					for j := 0; j < u.Len(); j++ {
+						n++
+						ut := u.Term(j).Type().Underlying()
+						if core == nil {
+							core = ut
+						} else if !types.Identical(core, ut) {
+							ok = false
+						}
+					}
+				} else {
+					n++
+					ut := iface.EmbeddedType(i).Underlying()
+					if core == nil {
+						core = ut
+					} else if !types.Identical(core, ut) {
+						ok = false
+					}
+				}
+			}
+			if ok && core != nil && n > 0 {
+				return core
+			}
+		}
+		return tp.Underlying()
+	}
+	return t.Underlying()
+}
+
+func (fr *fileRewriter) isMap(a ast.Expr) bool {
+	_, ok := under(fr.typeOf(a)).(*types.Map)
+	return ok
+}
+
+// selector rewrites x.f, pkg.Name or a method value, used as a value.
+func (fr *fileRewriter) selector(x *dst.SelectorExpr, a *ast.SelectorExpr) dst.Expr {
+	sel, ok := fr.info.Selections[a]
+	if !ok {
+		obj := fr.info.Uses[a.Sel]
+		if r := fr.replaceObj(obj); r != "" {
+			n := fr.rt(r)
+			moveDecs(n, x)
+			return n
+		}
+		return fr.hook(a, x, false)
+	}
+	switch sel.Kind() {
+	case types.FieldVal:
+		return fr.hook(a, fr.place(x), false)
+	case types.MethodVal:
+		if n := fr.syncMethodValue(x, a, sel); n != nil {
+			return n
+		}
+		fr.receiver(x, a, sel)
+	case types.MethodExpr:
+		if n := fr.syncMethodExpr(x, a, sel); n != nil {
+			return n
+		}
+	}
+	return x
+}
+
+// receiver rewrites the receiver of the method call or method value x: a
+// pointer method takes the receiver's address, a value method copies
+// (reads) the receiver.
+func (fr *fileRewriter) receiver(x *dst.SelectorExpr, a *ast.SelectorExpr, sel *types.Selection) {
+	_, xptr := underPointer(fr.typeOf(a.X))
+	switch {
+	case types.IsInterface(fr.typeOf(a.X)):
+		x.X = fr.rvalue(x.X)
+	case len(sel.Index()) > 1:
+		// Promoted through embedded fields: the path may load embedded
+		// pointers, which are not modelled.
+		if xptr {
+			x.X = fr.rvalue(x.X)
+		} else {
+			x.X = fr.base(x.X)
+		}
+	case pointerRecv(sel.Obj()):
+		if xptr {
+			x.X = fr.rvalue(x.X)
+		} else {
+			x.X = fr.base(x.X)
+		}
+	case xptr:
+		// A value method through a pointer copies *x.
+		x.X = fr.rvalue(x.X)
+		elem, _ := underPointer(fr.typeOf(a.X))
+		if !fr.zeroSize(elem) {
+			if fr.cfg.Local != nil && fr.cfg.Local(a) {
+				fr.dropped++
+			} else {
+				x.X = fr.rtCall("R", x.X, siteLit(fr.newSite(a, false)))
+			}
+		}
+	default:
+		x.X = fr.rvalue(x.X)
+	}
+}
+
+// index rewrites x[i] used as a value, or as a store target if write.
+func (fr *fileRewriter) index(x *dst.IndexExpr, a *ast.IndexExpr, write bool) dst.Expr {
+	if tv, ok := fr.info.Types[a.Index]; ok && tv.IsType() {
+		x.X = fr.rvalue(x.X) // an instantiation
+		return x
+	}
+	switch under(fr.typeOf(a.X)).(type) {
+	case *types.Map:
+		m := fr.rvalue(x.X)
+		name := "MapR"
+		if write {
+			name = "MapW"
+		}
+		if fr.cfg.Local != nil && fr.cfg.Local(a) {
+			fr.dropped++
+		} else if !hasTypeParam(fr.typeOf(a.X)) {
+			n := fr.rtCall(name, m, siteLit(fr.newSite(a, false)))
+			moveDecs(n, m)
+			m = n
+		}
+		x.X = m
+		x.Index = fr.rvalue(x.Index)
+		return x
+	case *types.Basic: // a string: immutable
+		x.X = fr.rvalue(x.X)
+		x.Index = fr.rvalue(x.Index)
+		return x
+	}
+	return fr.hook(a, fr.place(x), write)
+}
+
+// compositeLit rewrites the elements of a composite literal.
+func (fr *fileRewriter) compositeLit(x *dst.CompositeLit, a *ast.CompositeLit) {
+	t := under(fr.typeOf(a))
+	if p, ok := t.(*types.Pointer); ok { // &T elided in an outer literal
+		t = under(p.Elem())
+	}
+	_, isStruct := t.(*types.Struct)
+	for i, el := range x.Elts {
+		if kv, ok := el.(*dst.KeyValueExpr); ok {
+			if !isStruct {
+				kv.Key = fr.rvalue(kv.Key)
+			}
+			kv.Value = fr.rvalue(kv.Value)
+			continue
+		}
+		x.Elts[i] = fr.rvalue(el)
+	}
+}
+
+// funcLit rewrites the body of a function literal.
+func (fr *fileRewriter) funcLit(x *dst.FuncLit) {
+	saved, savedMain := fr.fn, fr.main
+	fr.fn, fr.main = x, false
+	fr.blockStmt(x.Body)
+	fr.fn, fr.main = saved, savedMain
+}

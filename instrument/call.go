@@ -1,0 +1,243 @@
+package instrument
+
+import (
+	"go/ast"
+	"go/types"
+
+	"github.com/dave/dst"
+)
+
+// replaceObj returns the name of the runtime function that replaces uses
+// of obj, a function whose synchronization or exit the detector must see,
+// or "" if obj is not one: os.Exit, sync.OnceFunc, OnceValue and
+// OnceValues, and every function of sync/atomic. The replacements have
+// the signatures of the originals, so they serve as values too.
+func (fr *fileRewriter) replaceObj(obj types.Object) string {
+	fn, ok := obj.(*types.Func)
+	if !ok || fn.Pkg() == nil {
+		return ""
+	}
+	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {
+		return ""
+	}
+	switch fn.Pkg().Path() {
+	case "os":
+		if fn.Name() == "Exit" {
+			return "Exit"
+		}
+	case "sync":
+		switch fn.Name() {
+		case "OnceFunc", "OnceValue", "OnceValues":
+			return fn.Name()
+		}
+	case "sync/atomic":
+		return "Atomic" + fn.Name()
+	}
+	return ""
+}
+
+// call rewrites a call expression: conversions, builtins, synchronization
+// and ordinary calls.
+func (fr *fileRewriter) call(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
+	if tv, ok := fr.info.Types[a.Fun]; ok {
+		switch {
+		case tv.IsType():
+			return fr.conversion(x, a)
+		case tv.IsBuiltin():
+			return fr.builtin(x, a)
+		}
+	}
+	if n := fr.syncCall(x, a); n != nil {
+		return n
+	}
+	if fx, ok := x.Fun.(*dst.SelectorExpr); ok {
+		if fa, ok := a.Fun.(*ast.SelectorExpr); ok {
+			if sel, ok := fr.info.Selections[fa]; ok && sel.Kind() == types.MethodVal {
+				fr.receiver(fx, fa, sel)
+				fr.rvalues(x.Args)
+				return x
+			}
+		}
+	}
+	x.Fun = fr.rvalue(x.Fun)
+	fr.rvalues(x.Args)
+	return x
+}
+
+// conversion rewrites T(x). Converting a slice to a string reads all of
+// its elements.
+func (fr *fileRewriter) conversion(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
+	if len(x.Args) != 1 {
+		return x
+	}
+	x.Args[0] = fr.rvalue(x.Args[0])
+	to, from := under(fr.typeOf(a)), under(fr.typeOf(a.Args[0]))
+	if b, ok := to.(*types.Basic); ok && b.Info()&types.IsString != 0 {
+		if s, ok := from.(*types.Slice); ok && !fr.zeroSize(s.Elem()) && !hasTypeParam(fr.typeOf(a.Args[0])) {
+			if fr.cfg.Local != nil && fr.cfg.Local(a.Args[0]) {
+				fr.dropped++
+			} else {
+				n := fr.rtCall("SliceR", x.Args[0], siteLit(fr.newSite(a, false)))
+				moveDecs(n, x.Args[0])
+				x.Args[0] = n
+			}
+		}
+	}
+	return x
+}
+
+// builtinName returns the name of the builtin function that fun denotes.
+func (fr *fileRewriter) builtinName(fun ast.Expr) string {
+	fun = ast.Unparen(fun)
+	var id *ast.Ident
+	switch f := fun.(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		id = f.Sel
+	}
+	if id == nil {
+		return ""
+	}
+	if b, ok := fr.info.Uses[id].(*types.Builtin); ok {
+		return b.Name()
+	}
+	return ""
+}
+
+// builtin rewrites a call of a builtin function.
+func (fr *fileRewriter) builtin(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
+	name := fr.builtinName(a.Fun)
+	switch name {
+	case "Sizeof", "Alignof", "Offsetof":
+		return x // not evaluated
+	case "append":
+		return fr.appendCall(x, a)
+	case "copy":
+		return fr.copyCall(x, a)
+	case "delete", "clear":
+		if len(x.Args) == 0 {
+			return x
+		}
+		fr.rvalues(x.Args)
+		t := fr.typeOf(a.Args[0])
+		if hasTypeParam(t) {
+			return x
+		}
+		hook := ""
+		switch u := under(t).(type) {
+		case *types.Map:
+			hook = "MapW"
+		case *types.Slice:
+			if !fr.zeroSize(u.Elem()) {
+				hook = "SliceW"
+			}
+		}
+		if hook != "" {
+			if fr.cfg.Local != nil && fr.cfg.Local(a.Args[0]) {
+				fr.dropped++
+			} else {
+				n := fr.rtCall(hook, x.Args[0], siteLit(fr.newSite(a, false)))
+				moveDecs(n, x.Args[0])
+				x.Args[0] = n
+			}
+		}
+		return x
+	case "close":
+		fr.rvalues(x.Args)
+		if len(x.Args) == 1 && !hasTypeParam(fr.typeOf(a.Args[0])) {
+			n := fr.rtCall("Close", x.Args[0])
+			moveDecs(n, x)
+			return n
+		}
+		return x
+	}
+	for i, arg := range x.Args {
+		if tv, ok := fr.info.Types[a.Args[i]]; ok && tv.IsType() {
+			continue // new(T), make(T, n)
+		}
+		x.Args[i] = fr.rvalue(arg)
+	}
+	return x
+}
+
+// appendCall rewrites append(s, x...) to racegenrt.Append(site, s, x...),
+// which records the read of x and the write of the part of s's array that
+// append fills in place. When the element types of the arguments would
+// defeat type inference the call is left a plain append.
+func (fr *fileRewriter) appendCall(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
+	fr.rvalues(x.Args)
+	if len(x.Args) < 2 {
+		return x
+	}
+	st := fr.typeOf(a.Args[0])
+	if _, isTP := st.(*types.TypeParam); isTP {
+		return x
+	}
+	sl, ok := st.Underlying().(*types.Slice)
+	if !ok || fr.zeroSize(sl.Elem()) {
+		return x
+	}
+	fun := "Append"
+	if x.Ellipsis {
+		at := fr.typeOf(a.Args[1])
+		if _, isTP := at.(*types.TypeParam); isTP {
+			return x
+		}
+		if b, ok := under(at).(*types.Basic); ok && b.Info()&types.IsString != 0 {
+			if !types.Identical(sl.Elem(), types.Typ[types.Byte]) {
+				return x
+			}
+			fun = "AppendString"
+		}
+	} else {
+		for _, arg := range a.Args[1:] {
+			tv := fr.info.Types[arg]
+			if tv.Value != nil || tv.IsNil() {
+				continue
+			}
+			if !types.Identical(tv.Type, sl.Elem()) {
+				return x
+			}
+		}
+	}
+	if fr.cfg.Local != nil && fr.cfg.Local(a.Args[0]) {
+		fr.dropped++
+		return x
+	}
+	n := fr.rtCall(fun, append([]dst.Expr{siteLit(fr.newSite(a, false))}, x.Args...)...)
+	n.Ellipsis = x.Ellipsis && fun == "Append"
+	moveDecs(n, x)
+	return n
+}
+
+// copyCall rewrites copy(dst, src) to racegenrt.Copy or CopyString, which
+// record the ranges copied.
+func (fr *fileRewriter) copyCall(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
+	fr.rvalues(x.Args)
+	if len(x.Args) != 2 {
+		return x
+	}
+	dt, stype := fr.typeOf(a.Args[0]), fr.typeOf(a.Args[1])
+	if hasTypeParam(dt) || hasTypeParam(stype) {
+		return x
+	}
+	ds, ok := dt.Underlying().(*types.Slice)
+	if !ok || fr.zeroSize(ds.Elem()) {
+		return x
+	}
+	fun := "Copy"
+	if b, ok := stype.Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
+		if !types.Identical(ds.Elem(), types.Typ[types.Byte]) {
+			return x
+		}
+		fun = "CopyString"
+	}
+	if fr.cfg.Local != nil && fr.cfg.Local(a.Args[0]) {
+		fr.dropped++
+		return x
+	}
+	n := fr.rtCall(fun, x.Args[0], x.Args[1], siteLit(fr.newSite(a, false)))
+	moveDecs(n, x)
+	return n
+}

@@ -1,0 +1,22 @@
+// Package instrument rewrites the source of a type-checked Go package so
+// that it calls racegen's detector runtime (package
+// github.com/racegen/racegen/runtime) before every shared memory access
+// and around every synchronization operation. The rewriting works on
+// github.com/dave/dst trees, so that comments, build tags and //go:
+// directives survive, and it edits expressions in place with hooks that
+// return their argument: a read of x becomes *racegenrt.R(&x, site), a
+// write x = v becomes *racegenrt.W(&x, site) = v, and so on. Because the
+// hook joins the calls of the expression where the operand was, the
+// evaluation order and side effects of the original are kept in every
+// context without temporaries.
+//
+// Synchronization is recognized by type: methods of the sync and
+// sync/atomic types (also when promoted through embedding, used as method
+// values or method expressions, or called through a sync.Locker), the
+// functions of sync/atomic, channel operations, select, range over a
+// channel and go statements are rewritten to the runtime's wrappers. Test
+// functions get per-test race accounting and func main reports the exit
+// status of a racy program. Each statement of the output carries a
+// /*line*/ comment naming its position in the original file, so panics,
+// stack traces and race reports point at the user's source.
+package instrument

@@ -1,0 +1,178 @@
+package instrument
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/token"
+	"go/types"
+
+	"github.com/dave/dst"
+	"github.com/dave/dst/decorator"
+)
+
+// RuntimePath is the import path of the detector runtime that rewritten
+// code calls.
+const RuntimePath = "github.com/racegen/racegen/runtime"
+
+// Config configures the rewriting of one package.
+type Config struct {
+	// Local, if non-nil, reports whether the memory an access expression denotes is
+	// provably reachable from only one goroutine; such accesses get no hook.
+	Local func(e ast.Expr) bool
+}
+
+// Result is a rewritten package.
+type Result struct {
+	Files   map[string][]byte // original file name (as in fset) -> rewritten source, for every input file
+	Sites   int               // access sites given a hook
+	Dropped int               // access sites left alone because Local said so
+}
+
+// Package rewrites the files of one type-checked package. info must have Types, Defs,
+// Uses, Implicits, Selections, Instances and Scopes.
+//
+// Package never modifies files or info. A file it cannot rewrite makes it
+// return an error naming that file; no partial result is returned.
+func Package(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *types.Info, cfg *Config) (res *Result, err error) {
+	if pkg == nil || info == nil || fset == nil {
+		return nil, fmt.Errorf("instrument: missing package, type information or file set")
+	}
+	if info.Types == nil || info.Uses == nil || info.Defs == nil || info.Selections == nil {
+		return nil, fmt.Errorf("instrument %s: types.Info lacks Types, Defs, Uses or Selections", pkg.Path())
+	}
+	if cfg == nil {
+		cfg = &Config{}
+	}
+	defer func() {
+		// The rewriter is large and its input is arbitrary Go: a bug in
+		// it must become an error of this package, not a crash of the
+		// caller.
+		if e := recover(); e != nil {
+			res, err = nil, fmt.Errorf("instrument %s: internal error: %v", pkg.Path(), e)
+		}
+	}()
+
+	p := &pkgRewriter{
+		fset:   fset,
+		pkg:    pkg,
+		info:   info,
+		cfg:    cfg,
+		shared: sharedVars(files, pkg, info),
+		key:    pkgKey(pkg.Path()),
+	}
+	var frs []*fileRewriter
+	for _, f := range files {
+		name := fset.File(f.Pos()).Name()
+		fr, err := p.rewriteFile(f)
+		if err != nil {
+			return nil, fmt.Errorf("instrument %s: %w", name, err)
+		}
+		frs = append(frs, fr)
+	}
+	if len(p.sites) > 0 && len(frs) > 0 {
+		frs[0].addSiteTable()
+	}
+	res = &Result{Files: make(map[string][]byte), Sites: len(p.sites), Dropped: p.dropped}
+	for _, fr := range frs {
+		src, err := fr.print()
+		if err != nil {
+			return nil, fmt.Errorf("instrument %s: %w", fr.name, err)
+		}
+		res.Files[fr.name] = src
+	}
+	return res, nil
+}
+
+// A pkgRewriter holds what the rewriting of the files of one package
+// shares: type information, the site table and the variables that may be
+// shared between goroutines.
+type pkgRewriter struct {
+	fset    *token.FileSet
+	pkg     *types.Package
+	info    *types.Info
+	cfg     *Config
+	shared  map[*types.Var]bool
+	key     uint32
+	sites   []site
+	dropped int
+}
+
+// A fileRewriter rewrites one file.
+type fileRewriter struct {
+	*pkgRewriter
+	name   string
+	test   bool // a _test.go file
+	dec    *decorator.Decorator
+	file   *dst.File
+	names  map[string]bool // identifiers used in the file, to avoid when inventing names
+	rtName string          // the name the runtime is imported as
+	rtUsed bool
+	ntemp  int
+	fn     dst.Node               // innermost enclosing FuncDecl or FuncLit of the node being rewritten
+	main   bool                   // rewriting the body of func main of package main
+	origin map[dst.Node]token.Pos // position in the original of nodes the rewriter made
+}
+
+func (p *pkgRewriter) rewriteFile(f *ast.File) (*fileRewriter, error) {
+	dec := decorator.NewDecorator(p.fset)
+	df, err := dec.DecorateFile(f)
+	if err != nil {
+		return nil, fmt.Errorf("decorating: %w", err)
+	}
+	name := p.fset.File(f.Pos()).Name()
+	fr := &fileRewriter{
+		pkgRewriter: p,
+		name:        name,
+		test:        len(name) > 8 && name[len(name)-8:] == "_test.go",
+		dec:         dec,
+		file:        df,
+		names:       fileNames(f),
+	}
+	fr.rtName = fr.freshName("racegenrt")
+	fr.rewriteDecls()
+	return fr, nil
+}
+
+// print renders the rewritten file, adding the runtime import if the file
+// uses it.
+func (fr *fileRewriter) print() ([]byte, error) {
+	if fr.rtUsed {
+		fr.addImport()
+	}
+	fr.addLineDirectives()
+	r := decorator.NewRestorer()
+	af, err := r.RestoreFile(fr.file)
+	if err != nil {
+		return nil, fmt.Errorf("restoring: %w", err)
+	}
+	var buf bytes.Buffer
+	if err := format.Node(&buf, r.Fset, af); err != nil {
+		return nil, fmt.Errorf("printing: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// addImport adds the runtime import in a declaration of its own after the
+// existing imports, which keeps import "C" and its preamble intact.
+func (fr *fileRewriter) addImport() {
+	spec := &dst.ImportSpec{
+		Name: dst.NewIdent(fr.rtName),
+		Path: &dst.BasicLit{Kind: token.STRING, Value: fmt.Sprintf("%q", RuntimePath)},
+	}
+	decl := &dst.GenDecl{Tok: token.IMPORT, Specs: []dst.Spec{spec}}
+	decl.Decs.Before = dst.NewLine
+	decl.Decs.After = dst.EmptyLine
+	i := 0
+	for i < len(fr.file.Decls) {
+		if g, ok := fr.file.Decls[i].(*dst.GenDecl); ok && g.Tok == token.IMPORT {
+			i++
+			continue
+		}
+		break
+	}
+	decls := append([]dst.Decl{}, fr.file.Decls[:i]...)
+	decls = append(decls, decl)
+	fr.file.Decls = append(decls, fr.file.Decls[i:]...)
+}

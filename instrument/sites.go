@@ -1,0 +1,166 @@
+package instrument
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"hash/fnv"
+	"strconv"
+	"strings"
+
+	"github.com/dave/dst"
+)
+
+// siteGlobal is runtime.SiteGlobal: the bit of a site's index that marks
+// an access to a package-level variable.
+const siteGlobal = 1 << 31
+
+// A site is a static access given a hook.
+type site struct {
+	pos token.Position // in the original file, after //line directives
+	fr  *fileRewriter
+	fn  dst.Node // enclosing FuncDecl or FuncLit in the output, nil at package level
+}
+
+// pkgKey is the runtime's key of a package: the FNV-1a hash of its path.
+func pkgKey(path string) uint32 {
+	h := fnv.New32a()
+	h.Write([]byte(path))
+	return h.Sum32()
+}
+
+// newSite numbers a new access site at the position of n, the original
+// access expression.
+func (fr *fileRewriter) newSite(n ast.Node, global bool) uint64 {
+	fr.sites = append(fr.sites, site{pos: fr.fset.Position(n.Pos()), fr: fr, fn: fr.fn})
+	idx := uint64(len(fr.sites))
+	if global {
+		idx |= siteGlobal
+	}
+	return uint64(fr.key)<<32 | idx
+}
+
+// addSiteTable declares the package's site table in this file:
+//
+//	var _ = racegenrt.RegisterSites(0xKEY, "file:line:col\tfunc\n...")
+func (fr *fileRewriter) addSiteTable() {
+	names := make(map[*fileRewriter]map[dst.Node]string)
+	var b strings.Builder
+	for _, s := range fr.sites {
+		m, ok := names[s.fr]
+		if !ok {
+			m = s.fr.funcNames()
+			names[s.fr] = m
+		}
+		fn := fr.pkg.Path() + ".init"
+		if s.fn != nil {
+			if n, ok := m[s.fn]; ok {
+				fn = n
+			}
+		}
+		fmt.Fprintf(&b, "%s:%d:%d\t%s\n", s.pos.Filename, s.pos.Line, s.pos.Column, fn)
+	}
+	call := fr.rtCall("RegisterSites",
+		&dst.BasicLit{Kind: token.INT, Value: fmt.Sprintf("%#x", fr.key)},
+		&dst.BasicLit{Kind: token.STRING, Value: strconv.Quote(b.String())})
+	decl := &dst.GenDecl{Tok: token.VAR, Specs: []dst.Spec{&dst.ValueSpec{
+		Names:  []*dst.Ident{ident("_")},
+		Values: []dst.Expr{call},
+	}}}
+	decl.Decs.Before = dst.EmptyLine
+	decl.Decs.After = dst.EmptyLine
+	fr.file.Decls = append(fr.file.Decls, decl)
+}
+
+// funcNames names the functions of the rewritten file as a traceback
+// does: pkg.F, pkg.T.M, pkg.(*T).M, and pkg.F.funcN for the closures of
+// F, numbered in source order. Closures the rewriter added are counted, as
+// the compiler counts them. Closures of package-level initializers are
+// named pkg.init.funcN, counted in this file only (best effort).
+func (fr *fileRewriter) funcNames() map[dst.Node]string {
+	names := make(map[dst.Node]string)
+	path := fr.pkg.Path()
+	var lits func(n dst.Node, outer string, count *int)
+	lits = func(n dst.Node, outer string, count *int) {
+		dst.Inspect(n, func(c dst.Node) bool {
+			if c == n {
+				return true
+			}
+			if fl, ok := c.(*dst.FuncLit); ok {
+				*count++
+				name := fmt.Sprintf("%s.func%d", outer, *count)
+				names[fl] = name
+				lits(fl.Body, name, count)
+				return false
+			}
+			return true
+		})
+	}
+	initCount := 0
+	for _, d := range fr.file.Decls {
+		fd, ok := d.(*dst.FuncDecl)
+		if !ok {
+			lits(d, path+".init", &initCount)
+			continue
+		}
+		name := path + "." + fd.Name.Name
+		if fd.Recv != nil && len(fd.Recv.List) == 1 {
+			name = path + "." + recvName(fd.Recv.List[0].Type) + "." + fd.Name.Name
+		}
+		if fd.Type.TypeParams != nil || (fd.Recv != nil && hasTypeArgs(fd.Recv.List[0].Type)) {
+			// Generic functions appear as pkg.F[...] in tracebacks.
+			if fd.Recv == nil {
+				name += "[...]"
+			}
+		}
+		names[fd] = name
+		if fd.Body != nil {
+			count := 0
+			lits(fd.Body, name, &count)
+		}
+	}
+	return names
+}
+
+// recvName renders a receiver type as a traceback does: T or (*T), with
+// [...] for a generic type.
+func recvName(e dst.Expr) string {
+	ptr := false
+	if s, ok := e.(*dst.StarExpr); ok {
+		ptr, e = true, s.X
+	}
+	name := "?"
+	switch t := e.(type) {
+	case *dst.Ident:
+		name = t.Name
+	case *dst.IndexExpr:
+		if id, ok := t.X.(*dst.Ident); ok {
+			name = id.Name + "[...]"
+		}
+	case *dst.IndexListExpr:
+		if id, ok := t.X.(*dst.Ident); ok {
+			name = id.Name + "[...]"
+		}
+	}
+	if ptr {
+		return "(*" + name + ")"
+	}
+	return name
+}
+
+func hasTypeArgs(e dst.Expr) bool {
+	if s, ok := e.(*dst.StarExpr); ok {
+		e = s.X
+	}
+	switch e.(type) {
+	case *dst.IndexExpr, *dst.IndexListExpr:
+		return true
+	}
+	return false
+}
+
+// isGlobal reports whether v is a package-level variable of any package.
+func isGlobal(v *types.Var) bool {
+	return v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
+}

@@ -1,0 +1,367 @@
+package instrument
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/dave/dst"
+)
+
+// rewriteDecls rewrites the functions and package-level variable
+// initializers of the file.
+func (fr *fileRewriter) rewriteDecls() {
+	for _, d := range fr.file.Decls {
+		switch d := d.(type) {
+		case *dst.FuncDecl:
+			fr.funcDecl(d)
+		case *dst.GenDecl:
+			if d.Tok != token.VAR {
+				continue
+			}
+			fr.fn = nil
+			for _, s := range d.Specs {
+				fr.valueSpec(s.(*dst.ValueSpec))
+			}
+		}
+	}
+}
+
+func (fr *fileRewriter) funcDecl(d *dst.FuncDecl) {
+	if d.Body == nil {
+		return
+	}
+	fr.fn = d
+	fr.main = d.Recv == nil && d.Name.Name == "main" && fr.pkg.Name() == "main" && d.Type.TypeParams == nil
+	fr.blockStmt(d.Body)
+	if fr.main {
+		n := len(d.Body.List)
+		if n == 0 || !isReturn(d.Body.List[n-1]) {
+			d.Body.List = append(d.Body.List, fr.from(exprStmt(fr.rtCall("MainDone")), d))
+		}
+	}
+	fr.main = false
+	if fr.test && d.Recv == nil {
+		fr.testCheck(d)
+	}
+	fr.fn = nil
+}
+
+func isReturn(s dst.Stmt) bool {
+	_, ok := s.(*dst.ReturnStmt)
+	return ok
+}
+
+// testCheck makes a test, benchmark or fuzz target fail if a race is
+// reported while it runs:
+//
+//	defer racegenrt.TestCheck(t, racegenrt.Races())
+func (fr *fileRewriter) testCheck(d *dst.FuncDecl) {
+	var want string
+	for _, p := range []struct{ prefix, typ string }{{"Test", "T"}, {"Benchmark", "B"}, {"Fuzz", "F"}} {
+		if hasTestPrefix(d.Name.Name, p.prefix) {
+			want = p.typ
+		}
+	}
+	if want == "" || d.Type.TypeParams != nil || d.Type.Results != nil && len(d.Type.Results.List) > 0 {
+		return
+	}
+	params := d.Type.Params.List
+	if len(params) != 1 || len(params[0].Names) > 1 {
+		return
+	}
+	fa, ok := fr.dec.Ast.Nodes[params[0].Type].(ast.Expr)
+	if !ok {
+		return
+	}
+	ptr, ok := fr.typeOf(fa).(*types.Pointer)
+	if !ok {
+		return
+	}
+	named, ok := ptr.Elem().(*types.Named)
+	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != "testing" || named.Obj().Name() != want {
+		return
+	}
+	if len(params[0].Names) == 0 {
+		params[0].Names = []*dst.Ident{ident(fr.freshName("racegen_t"))}
+	} else if params[0].Names[0].Name == "_" {
+		params[0].Names[0].Name = fr.freshName("racegen_t")
+	}
+	t := params[0].Names[0].Name
+	check := &dst.DeferStmt{Call: fr.rtCall("TestCheck", ident(t), fr.rtCall("Races"))}
+	d.Body.List = append([]dst.Stmt{fr.from(check, d)}, d.Body.List...)
+}
+
+// hasTestPrefix reports whether name is prefix followed by nothing or by
+// a character that is not a lower-case letter, as go test requires.
+func hasTestPrefix(name, prefix string) bool {
+	if !strings.HasPrefix(name, prefix) {
+		return false
+	}
+	if len(name) == len(prefix) {
+		return true
+	}
+	r, _ := utf8.DecodeRuneInString(name[len(prefix):])
+	return !unicode.IsLower(r)
+}
+
+// from records that the rewriter made n for the original node o, so that
+// n carries o's position in the output.
+func (fr *fileRewriter) from(n dst.Node, o dst.Node) dst.Stmt {
+	if fr.origin == nil {
+		fr.origin = make(map[dst.Node]token.Pos)
+	}
+	if a, ok := fr.dec.Ast.Nodes[o]; ok {
+		fr.origin[n] = a.Pos()
+	} else if p, ok := fr.origin[o]; ok {
+		fr.origin[n] = p
+	}
+	s, _ := n.(dst.Stmt)
+	return s
+}
+
+// fromAll records o as the origin of the statements in list that the
+// rewriter made and did not give an origin yet.
+func (fr *fileRewriter) fromAll(list []dst.Stmt, o dst.Node) {
+	for _, s := range list {
+		if _, orig := fr.dec.Ast.Nodes[s]; !orig {
+			if _, ok := fr.origin[s]; !ok {
+				fr.from(s, o)
+			}
+		}
+	}
+}
+
+func (fr *fileRewriter) blockStmt(b *dst.BlockStmt) {
+	if b != nil {
+		b.List = fr.stmtList(b.List)
+	}
+}
+
+func (fr *fileRewriter) stmtList(list []dst.Stmt) []dst.Stmt {
+	var out []dst.Stmt
+	for _, s := range list {
+		out = append(out, fr.stmt(s)...)
+	}
+	return out
+}
+
+// simpleStmt rewrites the init or post statement of an if, for or switch,
+// which must stay one simple statement.
+func (fr *fileRewriter) simpleStmt(s dst.Stmt) dst.Stmt {
+	if s == nil {
+		return nil
+	}
+	if send, ok := s.(*dst.SendStmt); ok {
+		return fr.sendSimple(send)
+	}
+	out := fr.stmt(s)
+	// Hooks that follow a redeclaring := are dropped here: they would
+	// need a statement list.
+	return out[0]
+}
+
+// stmt rewrites one statement into one or more.
+func (fr *fileRewriter) stmt(s dst.Stmt) []dst.Stmt {
+	switch s := s.(type) {
+	case *dst.ExprStmt:
+		s.X = fr.rvalue(s.X)
+	case *dst.AssignStmt:
+		return fr.assign(s)
+	case *dst.IncDecStmt:
+		s.X = fr.store(s.X)
+	case *dst.SendStmt:
+		return []dst.Stmt{fr.send(s)}
+	case *dst.DeclStmt:
+		if g, ok := s.Decl.(*dst.GenDecl); ok && g.Tok == token.VAR {
+			for _, spec := range g.Specs {
+				fr.valueSpec(spec.(*dst.ValueSpec))
+			}
+		}
+	case *dst.ReturnStmt:
+		fr.rvalues(s.Results)
+		if fr.main {
+			done := fr.from(exprStmt(fr.rtCall("MainDone")), s)
+			moveDecs(done, s)
+			return []dst.Stmt{done, s}
+		}
+	case *dst.BlockStmt:
+		fr.blockStmt(s)
+	case *dst.IfStmt:
+		s.Init = fr.simpleStmt(s.Init)
+		s.Cond = fr.rvalue(s.Cond)
+		fr.blockStmt(s.Body)
+		if s.Else != nil {
+			s.Else = fr.stmt(s.Else)[0]
+		}
+	case *dst.ForStmt, *dst.RangeStmt, *dst.SelectStmt, *dst.SwitchStmt, *dst.TypeSwitchStmt:
+		pre, core := fr.compound(s)
+		if len(pre) == 0 {
+			return []dst.Stmt{core}
+		}
+		fr.fromAll(pre, core)
+		b := block(append(pre, core)...)
+		moveDecs(b, core)
+		return []dst.Stmt{fr.from(b, core)}
+	case *dst.LabeledStmt:
+		switch s.Stmt.(type) {
+		case *dst.ForStmt, *dst.RangeStmt, *dst.SelectStmt, *dst.SwitchStmt, *dst.TypeSwitchStmt:
+			// The label must stay on the loop, select or switch, for
+			// break and continue; statements the rewriter puts before
+			// it go in a block around the label.
+			pre, core := fr.compound(s.Stmt)
+			s.Stmt = core
+			if len(pre) == 0 {
+				return []dst.Stmt{s}
+			}
+			fr.fromAll(pre, s)
+			b := block(append(pre, s)...)
+			moveDecs(b, s)
+			return []dst.Stmt{fr.from(b, s)}
+		}
+		out := fr.stmt(s.Stmt)
+		s.Stmt = out[0]
+		return append([]dst.Stmt{s}, out[1:]...)
+	case *dst.GoStmt:
+		return []dst.Stmt{fr.goStmt(s)}
+	case *dst.DeferStmt:
+		fr.deferStmt(s)
+	case *dst.CaseClause:
+		fr.rvalues(s.List)
+		s.Body = fr.stmtList(s.Body)
+	}
+	return []dst.Stmt{s}
+}
+
+// compound rewrites a for, range, select or switch statement. It returns
+// the statements that must run before it (in the same block, outside any
+// label) and the statement itself.
+func (fr *fileRewriter) compound(s dst.Stmt) (pre []dst.Stmt, core dst.Stmt) {
+	switch s := s.(type) {
+	case *dst.ForStmt:
+		s.Init = fr.simpleStmt(s.Init)
+		s.Cond = fr.rvalueOpt(s.Cond)
+		s.Post = fr.simpleStmt(s.Post)
+		fr.blockStmt(s.Body)
+	case *dst.RangeStmt:
+		return fr.rangeStmt(s)
+	case *dst.SelectStmt:
+		return fr.selectStmt(s)
+	case *dst.SwitchStmt:
+		s.Init = fr.simpleStmt(s.Init)
+		s.Tag = fr.rvalueOpt(s.Tag)
+		fr.blockStmt(s.Body)
+	case *dst.TypeSwitchStmt:
+		s.Init = fr.simpleStmt(s.Init)
+		switch as := s.Assign.(type) {
+		case *dst.ExprStmt:
+			if ta, ok := as.X.(*dst.TypeAssertExpr); ok {
+				ta.X = fr.rvalue(ta.X)
+			}
+		case *dst.AssignStmt:
+			if ta, ok := as.Rhs[0].(*dst.TypeAssertExpr); ok {
+				ta.X = fr.rvalue(ta.X)
+			}
+		}
+		fr.blockStmt(s.Body)
+	}
+	return nil, s
+}
+
+// assign rewrites =, := and op= statements.
+func (fr *fileRewriter) assign(s *dst.AssignStmt) []dst.Stmt {
+	a, ok := fr.dec.Ast.Nodes[s].(*ast.AssignStmt)
+	if !ok {
+		return []dst.Stmt{s}
+	}
+	var post []dst.Stmt
+	if s.Tok == token.DEFINE {
+		// A := that redeclares a shared variable writes it.
+		for _, l := range a.Lhs {
+			id, ok := l.(*ast.Ident)
+			if !ok || id.Name == "_" {
+				continue
+			}
+			if _, isUse := fr.info.Uses[id]; !isUse {
+				continue
+			}
+			if h := fr.hookStmt(id, true); h != nil {
+				post = append(post, fr.from(h, s))
+			}
+		}
+	} else {
+		for i, l := range s.Lhs {
+			s.Lhs[i] = fr.store(l)
+		}
+	}
+	fr.rhs(s.Rhs, len(s.Lhs))
+	return append([]dst.Stmt{s}, post...)
+}
+
+// rhs rewrites the right-hand side of an assignment to n variables, where
+// v, ok = <-ch is the one form whose rewrite depends on the left.
+func (fr *fileRewriter) rhs(rhs []dst.Expr, n int) {
+	if n == 2 && len(rhs) == 1 {
+		if u, ok := unparen(rhs[0]).(*dst.UnaryExpr); ok && u.Op == token.ARROW {
+			if r := fr.recv2(u); r != nil {
+				rhs[0] = r
+				return
+			}
+		}
+	}
+	fr.rvalues(rhs)
+}
+
+func unparen(e dst.Expr) dst.Expr {
+	for {
+		p, ok := e.(*dst.ParenExpr)
+		if !ok {
+			return e
+		}
+		e = p.X
+	}
+}
+
+// hookStmt returns the statement racegenrt.R(&x, site) or W for the
+// variable x, or nil if x needs no hook.
+func (fr *fileRewriter) hookStmt(id *ast.Ident, write bool) dst.Stmt {
+	shared, global := fr.isShared(id)
+	if !shared || fr.zeroSize(fr.typeOf(id)) {
+		return nil
+	}
+	if fr.cfg.Local != nil && fr.cfg.Local(id) {
+		fr.dropped++
+		return nil
+	}
+	name := "R"
+	if write {
+		name = "W"
+	}
+	return exprStmt(fr.rtCall(name, addrOf(ident(id.Name)), siteLit(fr.newSite(id, global))))
+}
+
+func (fr *fileRewriter) valueSpec(s *dst.ValueSpec) {
+	fr.rhs(s.Values, len(s.Names))
+}
+
+// deferStmt rewrites defer f(x). The hooks in f and x run when the defer
+// statement does, as their evaluation does; a deferred delete or clear
+// keeps its map or slice unhooked, since a hook there would record the
+// write at the defer statement rather than when it happens.
+func (fr *fileRewriter) deferStmt(s *dst.DeferStmt) {
+	a, ok := fr.dec.Ast.Nodes[s.Call].(*ast.CallExpr)
+	if !ok {
+		return
+	}
+	switch fr.builtinName(a.Fun) {
+	case "delete", "clear":
+		fr.rvalues(s.Call.Args)
+		return
+	}
+	if c, ok := fr.rvalue(s.Call).(*dst.CallExpr); ok {
+		s.Call = c
+	}
+}

@@ -1,0 +1,311 @@
+package instrument
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"strconv"
+
+	"github.com/dave/dst"
+	"github.com/dave/dst/decorator"
+)
+
+// syncWrappers maps the methods of the sync types to the runtime functions
+// that perform them and tell the detector. The methods of the sync/atomic
+// types map to Atomic<Type><Method>.
+var syncWrappers = map[string]map[string]string{
+	"Mutex": {"Lock": "Lock", "Unlock": "Unlock", "TryLock": "TryLock"},
+	"RWMutex": {"Lock": "RWLock", "Unlock": "RWUnlock", "TryLock": "RWTryLock",
+		"RLock": "RLock", "RUnlock": "RUnlock", "TryRLock": "TryRLock", "RLocker": "RLocker"},
+	"WaitGroup": {"Add": "WaitGroupAdd", "Done": "WaitGroupDone", "Wait": "WaitGroupWait", "Go": "WaitGroupGo"},
+	"Once":      {"Do": "OnceDo"},
+	"Cond":      {"Wait": "CondWait", "Signal": "CondSignal", "Broadcast": "CondBroadcast"},
+	"Map": {"Load": "MapLoad", "Store": "MapStore", "LoadOrStore": "MapLoadOrStore",
+		"LoadAndDelete": "MapLoadAndDelete", "Delete": "MapDelete", "Swap": "MapSwap",
+		"CompareAndSwap": "MapCompareAndSwap", "CompareAndDelete": "MapCompareAndDelete",
+		"Range": "MapRange", "Clear": "MapClear"},
+	"Pool": {"Get": "PoolGet", "Put": "PoolPut"},
+}
+
+// syncWrapper returns the runtime function that replaces the method fn,
+// or "" if fn is not a method of a sync or sync/atomic type.
+func syncWrapper(obj types.Object) string {
+	fn, ok := obj.(*types.Func)
+	if !ok || fn.Pkg() == nil {
+		return ""
+	}
+	sig, ok := fn.Type().(*types.Signature)
+	if !ok || sig.Recv() == nil {
+		return ""
+	}
+	rt := sig.Recv().Type()
+	if p, ok := rt.(*types.Pointer); ok {
+		rt = p.Elem()
+	}
+	named, ok := rt.(*types.Named)
+	if !ok {
+		return ""
+	}
+	tname := named.Origin().Obj().Name()
+	switch fn.Pkg().Path() {
+	case "sync":
+		return syncWrappers[tname][fn.Name()]
+	case "sync/atomic":
+		return "Atomic" + tname + fn.Name()
+	}
+	return ""
+}
+
+// lockerMethod reports whether sel calls Lock or Unlock through an
+// interface or type parameter that satisfies sync.Locker, and returns the
+// runtime function that performs it.
+func lockerMethod(t types.Type, sel *types.Selection) string {
+	if !types.IsInterface(t) {
+		return ""
+	}
+	name := sel.Obj().Name()
+	if name != "Lock" && name != "Unlock" {
+		return ""
+	}
+	for _, m := range []string{"Lock", "Unlock"} {
+		obj, _, _ := types.LookupFieldOrMethod(t, false, nil, m)
+		fn, ok := obj.(*types.Func)
+		if !ok {
+			return ""
+		}
+		sig := fn.Type().(*types.Signature)
+		if sig.Params().Len() != 0 || sig.Results().Len() != 0 {
+			return ""
+		}
+	}
+	return "Locker" + name
+}
+
+// syncCall rewrites a call of a sync or sync/atomic method (also promoted
+// through embedding or called on a sync.Locker) to its runtime wrapper,
+// and returns nil for other calls.
+func (fr *fileRewriter) syncCall(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
+	fx, ok := x.Fun.(*dst.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	fa, ok := a.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	sel, ok := fr.info.Selections[fa]
+	if !ok || sel.Kind() != types.MethodVal {
+		return nil
+	}
+	recv, name := fr.syncRecv(fx, fa, sel)
+	if recv == nil {
+		return nil
+	}
+	fr.rvalues(x.Args)
+	n := fr.rtCall(name, append([]dst.Expr{recv}, x.Args...)...)
+	n.Ellipsis = x.Ellipsis
+	moveDecs(n, x)
+	return n
+}
+
+// syncRecv rewrites the receiver of the sync method selected by fx and
+// returns it as the wrapper's first argument, with the wrapper's name. It
+// returns nil if fx is not a sync method or its receiver cannot be
+// spelled.
+func (fr *fileRewriter) syncRecv(fx *dst.SelectorExpr, fa *ast.SelectorExpr, sel *types.Selection) (dst.Expr, string) {
+	t0 := fr.typeOf(fa.X)
+	if name := lockerMethod(t0, sel); name != "" {
+		return fr.rvalue(fx.X), name
+	}
+	name := syncWrapper(sel.Obj())
+	if name == "" {
+		return nil, ""
+	}
+	// Spell the path to the embedded sync value: x.F1.F2...
+	path := sel.Index()
+	var names []string
+	t := t0
+	spellable := true
+	for _, i := range path[:len(path)-1] {
+		if p, ok := underPointer(t); ok {
+			t = p
+		}
+		st, ok := t.Underlying().(*types.Struct)
+		if !ok {
+			return nil, ""
+		}
+		f := st.Field(i)
+		if !f.Exported() && f.Pkg() != fr.pkg {
+			spellable = false
+		}
+		names = append(names, f.Name())
+		t = f.Type()
+	}
+	if !spellable {
+		// The last embedded field may still be promoted by name.
+		last := names[len(names)-1]
+		obj, idx, _ := types.LookupFieldOrMethod(t0, true, fr.pkg, last)
+		if _, ok := obj.(*types.Var); !ok || !equalInts(idx, path[:len(path)-1]) {
+			return nil, ""
+		}
+		names = []string{last}
+	}
+	_, xptr := underPointer(t0)
+	var cur dst.Expr
+	if xptr {
+		cur = fr.rvalue(fx.X)
+	} else {
+		cur = fr.base(fx.X)
+	}
+	for _, n := range names {
+		cur = &dst.SelectorExpr{X: cur, Sel: ident(n)}
+	}
+	if _, ptr := underPointer(t); ptr {
+		return cur, name
+	}
+	return addrOf(cur), name
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// syncMethodValue rewrites the method value x.M of a sync method to a
+// function that calls the wrapper with the receiver bound when the method
+// value is evaluated, as Go binds it:
+//
+//	func() func(P) R { r := &x; return func(p P) R { return racegenrt.W(r, p) } }()
+func (fr *fileRewriter) syncMethodValue(x *dst.SelectorExpr, a *ast.SelectorExpr, sel *types.Selection) dst.Expr {
+	t0 := fr.typeOf(a.X)
+	if lockerMethod(t0, sel) == "" && syncWrapper(sel.Obj()) == "" {
+		return nil
+	}
+	sig, ok := sel.Type().(*types.Signature)
+	if !ok {
+		return nil
+	}
+	ftype, ok := fr.typeExpr(sig)
+	if !ok {
+		return nil
+	}
+	inner, ok := fr.typeExpr(sig)
+	if !ok {
+		return nil
+	}
+	innerType := inner.(*dst.FuncType)
+	recv, name := fr.syncRecv(x, a, sel)
+	if recv == nil {
+		return nil
+	}
+	r := fr.temp("recv")
+	args := []dst.Expr{ident(r)}
+	var params []*dst.Field
+	for i := 0; i < sig.Params().Len(); i++ {
+		p := fr.temp("p")
+		args = append(args, ident(p))
+		pt, _ := fr.typeExpr(sig.Params().At(i).Type())
+		if sig.Variadic() && i == sig.Params().Len()-1 {
+			pt = &dst.Ellipsis{Elt: pt.(*dst.ArrayType).Elt}
+		}
+		params = append(params, &dst.Field{Names: []*dst.Ident{ident(p)}, Type: pt})
+	}
+	innerType.Params = &dst.FieldList{List: params}
+	call := fr.rtCall(name, args...)
+	call.Ellipsis = sig.Variadic()
+	var body dst.Stmt = exprStmt(call)
+	if sig.Results().Len() > 0 {
+		body = &dst.ReturnStmt{Results: []dst.Expr{call}}
+	}
+	innerLit := &dst.FuncLit{Type: innerType, Body: &dst.BlockStmt{List: []dst.Stmt{body}}}
+	outer := &dst.FuncLit{
+		Type: &dst.FuncType{Func: true, Params: &dst.FieldList{}, Results: &dst.FieldList{List: []*dst.Field{{Type: ftype}}}},
+		Body: &dst.BlockStmt{List: []dst.Stmt{
+			define([]string{r}, recv),
+			&dst.ReturnStmt{Results: []dst.Expr{innerLit}},
+		}},
+	}
+	n := &dst.CallExpr{Fun: outer}
+	moveDecs(n, x)
+	return n
+}
+
+// syncMethodExpr rewrites the method expression (*T).M of a sync type to
+// the runtime wrapper, which has the same signature.
+func (fr *fileRewriter) syncMethodExpr(x *dst.SelectorExpr, a *ast.SelectorExpr, sel *types.Selection) dst.Expr {
+	name := syncWrapper(sel.Obj())
+	if name == "" || len(sel.Index()) != 1 || name == "RLocker" {
+		return nil
+	}
+	if _, ptr := sel.Recv().(*types.Pointer); !ptr {
+		return nil
+	}
+	if named, ok := sel.Recv().(*types.Pointer).Elem().(*types.Named); !ok || named.TypeArgs() != nil {
+		return nil // generic: the instantiation would have to be spelled
+	}
+	n := fr.rt(name)
+	moveDecs(n, x)
+	return n
+}
+
+// typeExpr returns an expression that denotes t in this file, and false if
+// t cannot be spelled here (a type of a package the file does not import).
+func (fr *fileRewriter) typeExpr(t types.Type) (dst.Expr, bool) {
+	imports := fr.importNames()
+	ok := true
+	s := types.TypeString(t, func(p *types.Package) string {
+		if p == fr.pkg {
+			return ""
+		}
+		name, found := imports[p.Path()]
+		if !found {
+			ok = false
+		}
+		return name
+	})
+	if !ok {
+		return nil, false
+	}
+	e, err := parser.ParseExpr(s)
+	if err != nil {
+		return nil, false
+	}
+	d, err := decorator.NewDecorator(token.NewFileSet()).DecorateNode(e)
+	if err != nil {
+		return nil, false
+	}
+	de, isExpr := d.(dst.Expr)
+	return de, isExpr
+}
+
+// importNames maps the paths of the file's imports to the names it uses
+// for them.
+func (fr *fileRewriter) importNames() map[string]string {
+	m := make(map[string]string)
+	for _, imp := range fr.file.Imports {
+		path, err := strconv.Unquote(imp.Path.Value)
+		if err != nil {
+			continue
+		}
+		if imp.Name != nil {
+			if imp.Name.Name != "_" && imp.Name.Name != "." {
+				m[path] = imp.Name.Name
+			}
+			continue
+		}
+		for _, p := range fr.pkg.Imports() {
+			if p.Path() == path {
+				m[path] = p.Name()
+			}
+		}
+	}
+	return m
+}

@@ -1,0 +1,3 @@
+package testfuncs
+
+var Shared int
