@@ -1,0 +1,192 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/racegen/racegen/analysis"
+	"github.com/racegen/racegen/instrument"
+	"golang.org/x/tools/go/packages"
+)
+
+// racegenModule is the module path of racegen, which the instrumented code
+// imports the detector runtime from.
+const racegenModule = "github.com/racegen/racegen"
+
+// An output is an instrumented build on disk.
+type output struct {
+	overlay string // overlay.json for go build -overlay
+	modfile string // go.mod for -modfile, empty inside racegen's own module
+	modMod  bool   // the module vendors its dependencies: add -mod=mod
+}
+
+// goFlags returns the go command flags that build the instrumented code.
+func (o *output) goFlags() []string {
+	flags := []string{"-overlay=" + o.overlay}
+	if o.modfile != "" {
+		flags = append(flags, "-modfile="+o.modfile)
+	}
+	if o.modMod {
+		flags = append(flags, "-mod=mod")
+	}
+	return flags
+}
+
+func joinFlags(flags []string) string { return strings.Join(flags, " ") }
+
+// instrumentBuild instruments the main-module packages of the build that
+// go sub would run with g, reusing an earlier result when nothing it
+// depends on changed.
+func instrumentBuild(cfg *config, sub string, g goArgs, stderr io.Writer) (*output, error) {
+	if err := checkWorkspace(g.dir); err != nil {
+		return nil, err
+	}
+	pkgs, mod, err := mainPackages(sub, g)
+	if err != nil {
+		return nil, err
+	}
+	if mod.GoMod == "" {
+		return nil, fmt.Errorf("module %s has no go.mod file", mod.Path)
+	}
+	gomod, err := os.ReadFile(mod.GoMod)
+	if err != nil {
+		return nil, err
+	}
+	if mod.Path != racegenModule && strings.Contains(string(gomod), racegenModule) {
+		return nil, fmt.Errorf("%s mentions %s; racegen adds its runtime itself and works only on modules that do not", mod.GoMod, racegenModule)
+	}
+	key, err := buildKey(cfg, g, pkgs, mod)
+	if err != nil {
+		return nil, err
+	}
+	root, err := outRoot(cfg)
+	if err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(root, key)
+	out := &output{overlay: filepath.Join(dir, "overlay.json")}
+	if mod.Path != racegenModule {
+		out.modfile = filepath.Join(dir, "go.mod")
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(mod.GoMod), "vendor", "modules.txt")); err == nil {
+		out.modMod = true
+	}
+	if _, err := os.Stat(filepath.Join(dir, doneFile)); err == nil {
+		if cfg.verbose {
+			fmt.Fprintf(stderr, "racegen: sources unchanged; reusing %s\n", dir)
+		}
+		return out, nil
+	}
+
+	tmp, err := os.MkdirTemp(root, key+".tmp")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp) // after a successful rename there is nothing left
+	if err := writeBuild(cfg, sub, g, pkgs, mod, gomod, tmp, dir, stderr); err != nil {
+		return nil, err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if _, serr := os.Stat(filepath.Join(dir, doneFile)); serr == nil {
+			return out, nil // a concurrent racegen produced the same result
+		}
+		return nil, fmt.Errorf("publishing %s: %w", dir, err)
+	}
+	return out, nil
+}
+
+// doneFile marks a complete output directory.
+const doneFile = "done"
+
+// writeBuild instruments pkgs into tmp, which will be renamed to dir: the
+// paths written into overlay.json and go.mod already name dir.
+func writeBuild(cfg *config, sub string, g goArgs, pkgs []*packages.Package, mod *packages.Module, gomod []byte, tmp, dir string, stderr io.Writer) error {
+	var todo []*packages.Package
+	for _, p := range pkgs {
+		if usesCgo(p) {
+			if cfg.verbose {
+				fmt.Fprintf(stderr, "racegen: %s: uses cgo; not instrumented\n", p.PkgPath)
+			}
+			continue
+		}
+		todo = append(todo, p)
+	}
+	replace := map[string]string{}
+	var total stats
+	if len(todo) > 0 {
+		loaded, err := loadSyntax(sub, g, todo)
+		if err != nil {
+			return err
+		}
+		for i, p := range loaded {
+			st, err := instrumentPackage(p, filepath.Join(tmp, "src", fmt.Sprint(i)), filepath.Join(dir, "src", fmt.Sprint(i)), replace)
+			if err != nil {
+				return err
+			}
+			if cfg.verbose {
+				fmt.Fprintf(stderr, "racegen: %s: %s\n", p.ID, st)
+			}
+			total.add(st)
+		}
+	}
+	if cfg.verbose {
+		fmt.Fprintf(stderr, "racegen: %d packages: %s\n", len(todo), total)
+	}
+	ov, err := json.MarshalIndent(struct{ Replace map[string]string }{replace}, "", "\t")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(tmp, "overlay.json"), ov, 0o666); err != nil {
+		return err
+	}
+	if mod.Path != racegenModule {
+		if err := writeModule(mod, gomod, tmp, dir); err != nil {
+			return err
+		}
+	}
+	return os.WriteFile(filepath.Join(tmp, doneFile), nil, 0o666)
+}
+
+// stats counts access sites.
+type stats struct {
+	sites, dropped int
+}
+
+func (s *stats) add(t stats) { s.sites += t.sites; s.dropped += t.dropped }
+
+func (s stats) String() string {
+	all := s.sites + s.dropped
+	pct := 0.0
+	if all > 0 {
+		pct = 100 * float64(s.dropped) / float64(all)
+	}
+	return fmt.Sprintf("%d access sites, %d hooked, %d (%.1f%%) dropped as goroutine-local", all, s.sites, s.dropped, pct)
+}
+
+// instrumentPackage rewrites p into tmpDir and records in replace where
+// each original file's replacement will live once tmpDir becomes dir.
+func instrumentPackage(p *packages.Package, tmpDir, dir string, replace map[string]string) (stats, error) {
+	loc, err := analysis.Package(p.Fset, p.Syntax, p.Types, p.TypesInfo)
+	if err != nil {
+		return stats{}, fmt.Errorf("analysing %s: %w", p.ID, err)
+	}
+	res, err := instrument.Package(p.Fset, p.Syntax, p.Types, p.TypesInfo, &instrument.Config{Local: loc.Local})
+	if err != nil {
+		return stats{}, err
+	}
+	if err := os.MkdirAll(tmpDir, 0o777); err != nil {
+		return stats{}, err
+	}
+	for orig, src := range res.Files {
+		name := filepath.Base(orig)
+		if err := os.WriteFile(filepath.Join(tmpDir, name), src, 0o666); err != nil {
+			return stats{}, err
+		}
+		replace[orig] = filepath.Join(dir, name)
+	}
+	return stats{res.Sites, res.Dropped}, nil
+}

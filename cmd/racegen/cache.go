@@ -1,0 +1,116 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// buildKey hashes everything an instrumented build depends on: racegen
+// itself, its configuration, the Go release and target, build tags, the
+// main module's go.mod and go.sum (which pin every dependency), and the
+// files of the packages to instrument. Equal keys mean the output
+// directory can be reused as it is.
+func buildKey(cfg *config, g goArgs, pkgs []*packages.Package, mod *packages.Module) (string, error) {
+	h := sha256.New()
+	self, err := selfHash()
+	if err != nil {
+		return "", err
+	}
+	fmt.Fprintf(h, "racegen %s\nmode %s rate %v seed %d\ngo %s %s/%s\ntags %q\n",
+		self, cfg.mode, cfg.rate, cfg.seed, runtime.Version(), goEnv("GOOS"), goEnv("GOARCH"), g.tags)
+	files := []string{mod.GoMod, strings.TrimSuffix(mod.GoMod, ".mod") + ".sum"}
+	for _, p := range pkgs {
+		fmt.Fprintf(h, "package %s\n", p.ID)
+		files = append(files, p.CompiledGoFiles...)
+		files = append(files, p.OtherFiles...)
+		files = append(files, p.EmbedFiles...)
+	}
+	slices.Sort(files)
+	for _, name := range slices.Compact(files) {
+		if err := hashFile(h, name); err != nil {
+			return "", err
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32], nil
+}
+
+func hashFile(h io.Writer, name string) error {
+	fmt.Fprintf(h, "file %s\n", name)
+	f, err := os.Open(name)
+	if os.IsNotExist(err) {
+		return nil // go.sum may be absent
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = io.Copy(h, f)
+	return err
+}
+
+// selfHash identifies the racegen binary, whose instrumenter and embedded
+// runtime shape the output.
+func selfHash() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", fmt.Errorf("finding racegen's executable: %w", err)
+	}
+	h := sha256.New()
+	if err := hashFile(h, exe); err != nil {
+		return "", fmt.Errorf("hashing racegen's executable: %w", err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// outRoot returns the directory that holds instrumented builds.
+func outRoot(cfg *config) (string, error) {
+	dir := cfg.outDir
+	if dir == "" {
+		cache := goEnv("GOCACHE")
+		if cache == "" || cache == "off" {
+			return "", fmt.Errorf("the Go build cache is off (GOCACHE=%q); use -o to choose where instrumented files go", cache)
+		}
+		dir = filepath.Join(cache, "racegen")
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(dir, 0o777); err != nil {
+		return "", fmt.Errorf("creating output directory: %w", err)
+	}
+	return dir, nil
+}
+
+// checkWorkspace refuses go.work workspaces, where -modfile does not apply.
+func checkWorkspace(dir string) error {
+	cmd := exec.Command("go", "env", "GOWORK")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("go env GOWORK: %w", err)
+	}
+	if w := strings.TrimSpace(string(out)); w != "" && w != "off" {
+		return fmt.Errorf("workspace mode (%s) is not supported; run with GOWORK=off", w)
+	}
+	return nil
+}
+
+// goEnv returns the value of a go env variable, or "" if it cannot be read.
+func goEnv(name string) string {
+	out, err := exec.Command("go", "env", name).Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}

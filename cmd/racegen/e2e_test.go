@@ -1,0 +1,234 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// moduleRoot returns the root of racegen's module.
+func moduleRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// frameRE matches a frame's position line in a report: "      /a/b.go:12 +0x3c".
+var frameRE = regexp.MustCompile(`^\s+(\S+\.go):(\d+)`)
+
+// racePositions returns, for each report in out, the positions of the
+// first frame of the current and the previous access, as "base.go:line".
+func racePositions(out string) [][2]string {
+	var reps [][2]string
+	lines := strings.Split(out, "\n")
+	firstFrame := func(i int) string {
+		for j := i + 1; j < len(lines) && j < i+4; j++ {
+			if m := frameRE.FindStringSubmatch(lines[j]); m != nil {
+				return filepath.Base(m[1]) + ":" + m[2]
+			}
+		}
+		return "?"
+	}
+	for i, l := range lines {
+		if l != "WARNING: DATA RACE" || i+1 >= len(lines) {
+			continue
+		}
+		var r [2]string
+		r[0] = firstFrame(i + 1)
+		for j := i + 2; j < len(lines) && lines[j] != "=================="; j++ {
+			if strings.HasPrefix(lines[j], "Previous ") {
+				r[1] = firstFrame(j)
+				break
+			}
+		}
+		reps = append(reps, r)
+	}
+	return reps
+}
+
+// markedLines returns the "file:line" of every line ending in "// race".
+func markedLines(t *testing.T, dir string) []string {
+	t.Helper()
+	var marks []string
+	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, l := range strings.Split(string(b), "\n") {
+			if strings.HasSuffix(strings.TrimSpace(l), "// race") {
+				marks = append(marks, fmt.Sprintf("%s:%d", filepath.Base(f), i+1))
+			}
+		}
+	}
+	return marks
+}
+
+// TestPrograms runs each program under testdata/programs instrumented and
+// checks its verdict, the positions of its reports, its exit status and
+// that it prints what the uninstrumented program prints.
+func TestPrograms(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds programs")
+	}
+	root := moduleRoot(t)
+	dirs, err := filepath.Glob(filepath.Join(root, "testdata", "programs", "*"))
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no programs: %v", err)
+	}
+	out := t.TempDir()
+	for _, dir := range dirs {
+		name := filepath.Base(dir)
+		t.Run(name, func(t *testing.T) {
+			marks := markedLines(t, dir)
+			rel := "./testdata/programs/" + name
+			bin := filepath.Join(t.TempDir(), name)
+			var msg bytes.Buffer
+			if code := run([]string{"-o", out, "build", "-C", root, "-o", bin, rel}, &msg, &msg); code != 0 {
+				t.Fatalf("racegen build: exit %d\n%s", code, msg.String())
+			}
+			var stdout, stderr bytes.Buffer
+			prog := exec.Command(bin)
+			prog.Stdout, prog.Stderr = &stdout, &stderr
+			code := 0
+			if err := prog.Run(); err != nil {
+				ee, ok := err.(*exec.ExitError)
+				if !ok {
+					t.Fatal(err)
+				}
+				code = ee.ExitCode()
+			}
+
+			plain := exec.Command("go", "run", rel)
+			plain.Dir = root
+			want, err := plain.Output()
+			if err != nil {
+				t.Fatalf("go run %s: %v", rel, err)
+			}
+			if stdout.String() != string(want) {
+				t.Errorf("instrumented output %q, uninstrumented %q", stdout.String(), want)
+			}
+
+			reps := racePositions(stderr.String())
+			if len(marks) == 0 {
+				if code != 0 || len(reps) > 0 {
+					t.Fatalf("race-free program: exit %d, reports:\n%s", code, stderr.String())
+				}
+				return
+			}
+			if code != 66 {
+				t.Errorf("racy program exited %d, want 66; stderr:\n%s", code, stderr.String())
+			}
+			if len(reps) == 0 {
+				t.Fatalf("no race reported; stderr:\n%s", stderr.String())
+			}
+			for _, r := range reps {
+				got := []string{r[0], r[1]}
+				slices.Sort(got)
+				for _, p := range got {
+					if !slices.Contains(marks, p) {
+						t.Errorf("report names %s, not a line marked // race (%v); stderr:\n%s", p, marks, stderr.String())
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestForeignModule runs racegen on a module that knows nothing of it:
+// the flags form and the run form must both work, the module's files must
+// be left exactly as they were, and a second run must reuse the first's
+// output.
+func TestForeignModule(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds programs")
+	}
+	mod := t.TempDir()
+	write := func(name, src string) {
+		if err := os.WriteFile(filepath.Join(mod, name), []byte(src), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/demo\n\ngo 1.24\n")
+	b, err := os.ReadFile(filepath.Join(moduleRoot(t), "testdata", "programs", "counter_racy", "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write("main.go", string(b))
+	before := treeHash(t, mod)
+	out := t.TempDir()
+
+	var stdout, stderr bytes.Buffer
+	// go run, with or without -race, exits 1 when the program fails and
+	// says how the program exited.
+	if code := run([]string{"-o", out, "-v", "run", "-C", mod, "."}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "exit status 66") {
+		t.Fatalf("racegen run: exit %d, want 1 after the program's exit status 66; stderr:\n%s", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "WARNING: DATA RACE") {
+		t.Fatalf("no report:\n%s", stderr.String())
+	}
+
+	stdout.Reset()
+	stderr.Reset()
+	wd, _ := os.Getwd()
+	if err := os.Chdir(mod); err != nil {
+		t.Fatal(err)
+	}
+	code := run([]string{"-o", out, "-v", "."}, &stdout, &stderr)
+	os.Chdir(wd)
+	if code != 0 {
+		t.Fatalf("racegen .: exit %d; stderr:\n%s", code, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "sources unchanged") {
+		t.Errorf("second run instrumented again; stderr:\n%s", stderr.String())
+	}
+	flags := strings.Fields(stdout.String())
+	if len(flags) < 2 || !strings.HasPrefix(flags[0], "-overlay=") || !strings.HasPrefix(flags[1], "-modfile=") {
+		t.Fatalf("printed flags %q, want -overlay=... -modfile=...", stdout.String())
+	}
+	bin := filepath.Join(t.TempDir(), "demo")
+	build := exec.Command("go", append(append([]string{"build"}, flags...), "-o", bin, ".")...)
+	build.Dir = mod
+	if msg, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build with racegen's flags: %v\n%s", err, msg)
+	}
+	prog := exec.Command(bin)
+	msg, err := prog.CombinedOutput()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 66 || !strings.Contains(string(msg), "WARNING: DATA RACE") {
+		t.Errorf("instrumented binary: %v\n%s", err, msg)
+	}
+	if after := treeHash(t, mod); after != before {
+		t.Errorf("racegen changed the module's files")
+	}
+}
+
+// treeHash hashes the names and contents of every file under dir.
+func treeHash(t *testing.T, dir string) string {
+	t.Helper()
+	h := sha256.New()
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		fmt.Fprintf(h, "%s %d\n", p, len(b))
+		h.Write(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("%x", h.Sum(nil))
+}

@@ -1,0 +1,145 @@
+// Command racegen instruments Go packages for data-race detection.
+//
+// Usage:
+//
+//	racegen [flags] packages...
+//	racegen [flags] build|test|run [go flags] [packages] [arguments]
+//
+// In the first form racegen instruments the named packages of the current
+// module, and the packages of the module they import, and prints on
+// standard output the flags that make the go command build the
+// instrumented code:
+//
+//	go build $(racegen -rate=1 ./...) ./cmd/app
+//
+// In the second form it instruments the packages that go command would
+// build and runs it with those flags; racegen -rate=1 test -v ./... behaves
+// like go test -race -v ./...
+//
+// racegen never writes into the module: the instrumented files, a copy of
+// go.mod that requires the detector runtime, and the runtime's source go
+// to a directory under the Go build cache (or -o), keyed by everything the
+// result depends on, so a second run over unchanged sources reuses it.
+//
+// Flags:
+//
+//	-rate r    sampling rate, 0 to 1 (default 1: detect every race)
+//	-mode m    dynamic (the default); static and collide are not yet built
+//	-seed n    seed for build-time sampling
+//	-o dir     where instrumented files go (default: under go env GOCACHE)
+//	-v         report what was instrumented on standard error
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+)
+
+// config is the set of choices that shape the instrumented code.
+type config struct {
+	rate    float64
+	mode    string
+	seed    int64
+	outDir  string
+	verbose bool
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run is main without the exit, for tests.
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("racegen", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var cfg config
+	fs.Float64Var(&cfg.rate, "rate", 1, "sampling `rate` from 0 to 1")
+	fs.StringVar(&cfg.mode, "mode", "dynamic", "detection `mode`: dynamic, static or collide")
+	fs.Int64Var(&cfg.seed, "seed", 1, "`seed` for build-time sampling")
+	fs.StringVar(&cfg.outDir, "o", "", "`dir`ectory for instrumented files (default: under the Go build cache)")
+	fs.BoolVar(&cfg.verbose, "v", false, "report what was instrumented")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: racegen [flags] packages...\n       racegen [flags] build|test|run [go flags] [packages] [arguments]\n\nflags:\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if err := cfg.check(); err != nil {
+		fmt.Fprintf(stderr, "racegen: %v\n", err)
+		return 2
+	}
+	args = fs.Args()
+	sub := ""
+	if len(args) > 0 {
+		switch args[0] {
+		case "build", "test", "run":
+			sub, args = args[0], args[1:]
+		}
+	}
+	gargs, err := splitGoArgs(sub, args)
+	if err != nil {
+		fmt.Fprintf(stderr, "racegen: %v\n", err)
+		return 2
+	}
+	out, err := instrumentBuild(&cfg, sub, gargs, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "racegen: %v\n", err)
+		return 1
+	}
+	if sub == "" {
+		fmt.Fprintln(stdout, joinFlags(out.goFlags()))
+		return 0
+	}
+	return runGo(sub, out.goFlags(), gargs, stdout, stderr)
+}
+
+func (c *config) check() error {
+	if !(c.rate >= 0 && c.rate <= 1) {
+		return fmt.Errorf("-rate=%v: want a number from 0 to 1", c.rate)
+	}
+	switch c.mode {
+	case "dynamic":
+		if c.rate != 1 {
+			return fmt.Errorf("-rate=%v: dynamic sampling (Pacer) is not built yet; only -rate=1 (full detection) is available", c.rate)
+		}
+	case "static", "collide":
+		return fmt.Errorf("-mode=%s is not built yet; use -mode=dynamic", c.mode)
+	default:
+		return fmt.Errorf("-mode=%s: want dynamic, static or collide", c.mode)
+	}
+	return nil
+}
+
+// runGo runs go sub with racegen's flags before the user's arguments and
+// returns its exit status.
+func runGo(sub string, flags []string, g goArgs, stdout, stderr io.Writer) int {
+	args := []string{sub}
+	if g.dir != "" {
+		args = append(args, "-C="+g.dir)
+	}
+	args = append(args, flags...)
+	args = append(args, g.flags...)
+	args = append(args, g.patterns...)
+	args = append(args, g.rest...)
+	cmd := exec.Command("go", args...)
+	cmd.Stdin = os.Stdin
+	cmd.Stdout = stdout
+	cmd.Stderr = stderr
+	if err := cmd.Run(); err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return ee.ExitCode()
+		}
+		fmt.Fprintf(stderr, "racegen: %v\n", err)
+		return 1
+	}
+	return 0
+}

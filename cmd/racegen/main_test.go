@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"strings"
+	"testing"
+)
+
+// runWithEnv runs racegen in this process with extra environment, which
+// the go commands it starts inherit, and returns its exit status.
+func runWithEnv(t *testing.T, env []string, args []string, out io.Writer) int {
+	t.Helper()
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		t.Setenv(k, v)
+	}
+	return run(args, out, out)
+}
+
+func TestSplitGoArgs(t *testing.T) {
+	tests := []struct {
+		sub  string
+		args []string
+		want goArgs
+		err  string
+	}{
+		{"build", nil, goArgs{patterns: []string{"."}}, ""},
+		{"build", []string{"-o", "x", "./cmd/app"}, goArgs{flags: []string{"-o=x"}, patterns: []string{"./cmd/app"}}, ""},
+		{"test", []string{"-v", "-run", "TestX", "./...", "-count=1"}, goArgs{flags: []string{"-v", "-run=TestX", "-count=1"}, patterns: []string{"./..."}}, ""},
+		{"test", []string{"./p", "-args", "-foo"}, goArgs{patterns: []string{"./p"}, rest: []string{"-args", "-foo"}}, ""},
+		{"run", []string{"./cmd/app", "arg1", "-flag"}, goArgs{patterns: []string{"./cmd/app"}, rest: []string{"arg1", "-flag"}}, ""},
+		{"run", []string{"a.go", "b.go", "x"}, goArgs{patterns: []string{"a.go", "b.go"}, rest: []string{"x"}}, ""},
+		{"build", []string{"-tags", "foo,bar", "."}, goArgs{flags: []string{"-tags=foo,bar"}, patterns: []string{"."}, tags: "foo,bar"}, ""},
+		{"build", []string{"-C", "dir", "."}, goArgs{patterns: []string{"."}, dir: "dir"}, ""},
+		{"build", []string{"-overlay=x.json"}, goArgs{}, "racegen sets -overlay"},
+		{"build", []string{"-race"}, goArgs{}, "-race builds Go's own"},
+		{"build", []string{"-o"}, goArgs{}, "needs a value"},
+	}
+	for _, tt := range tests {
+		got, err := splitGoArgs(tt.sub, tt.args)
+		if tt.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("splitGoArgs(%q, %q) error = %v, want %q", tt.sub, tt.args, err, tt.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("splitGoArgs(%q, %q): %v", tt.sub, tt.args, err)
+			continue
+		}
+		if !equalArgs(got, tt.want) {
+			t.Errorf("splitGoArgs(%q, %q) = %+v, want %+v", tt.sub, tt.args, got, tt.want)
+		}
+	}
+}
+
+func equalArgs(a, b goArgs) bool {
+	eq := func(x, y []string) bool { return strings.Join(x, "\x00") == strings.Join(y, "\x00") }
+	return eq(a.flags, b.flags) && eq(a.patterns, b.patterns) && eq(a.rest, b.rest) && a.tags == b.tags && a.dir == b.dir
+}
+
+func TestBadFlags(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-rate=2", "."}, "want a number from 0 to 1"},
+		{[]string{"-rate=-0.5", "."}, "want a number from 0 to 1"},
+		{[]string{"-mode=fast", "."}, "want dynamic, static or collide"},
+		{[]string{"-nosuch", "."}, "flag provided but not defined"},
+	}
+	for _, tt := range tests {
+		var out bytes.Buffer
+		if code := run(tt.args, &out, &out); code != 2 {
+			t.Errorf("racegen %q: exit %d, want 2", tt.args, code)
+		}
+		if !strings.Contains(out.String(), tt.want) {
+			t.Errorf("racegen %q: output %q does not contain %q", tt.args, out.String(), tt.want)
+		}
+	}
+}
+
+func TestMain(m *testing.M) {
+	// The go commands racegen starts must not see the test binary's
+	// coverage or race settings.
+	os.Unsetenv("GOFLAGS")
+	os.Exit(m.Run())
+}

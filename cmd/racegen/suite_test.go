@@ -1,0 +1,253 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// The reference corpus is Go's own race-detector suite,
+// $GOROOT/src/runtime/race/testdata, scored the way
+// runtime/race/race_test.go scores it: a test named TestRace* must report
+// a race, a test named TestNoRace* must not.
+//
+// TestRaceSuite runs a subset under racegen in every go test run, so that
+// agreement cannot regress. With RACEGEN_SUITE=all it runs every file, and
+// also runs go test -race on the same files for comparison: that is
+// make eval-corpus.
+
+// suiteSkip lists the files that cannot run outside GOROOT: they import
+// internal packages (internal/testenv, internal/synctest) or use cgo.
+var suiteSkip = []string{"cgo_test.go", "cgo_test_main.go", "synctest_test.go"}
+
+// suiteSubset is what runs by default: the files about language-level
+// accesses and the synchronization racegen models.
+var suiteSubset = []string{"main_test.go", "mop_test.go", "chan_test.go", "mutex_test.go",
+	"rwmutex_test.go", "waitgroup_test.go", "select_test.go", "sync_test.go", "atomic_test.go"}
+
+// A verdict is whether a test reported a race.
+type verdict struct {
+	race    bool
+	skipped bool
+}
+
+func TestRaceSuite(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs Go's race suite")
+	}
+	src := filepath.Join(runtime.GOROOT(), "src", "runtime", "race", "testdata")
+	all := os.Getenv("RACEGEN_SUITE") == "all"
+	files := suiteSubset
+	if all {
+		ents, err := os.ReadDir(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = nil
+		for _, e := range ents {
+			if strings.HasSuffix(e.Name(), "_test.go") && !slices.Contains(suiteSkip, e.Name()) {
+				files = append(files, e.Name())
+			}
+		}
+	}
+	dir := suiteModule(t, src, files)
+	env := []string{"GOMAXPROCS=1", "GOFLAGS=-count=1"}
+
+	var out bytes.Buffer
+	code := runWithEnv(t, env, []string{"-o", t.TempDir(), "test", "-C", dir, "-v", "."}, &out)
+	if code == 0 {
+		t.Errorf("racegen test exited 0; the suite's races must fail it")
+	}
+	got, byFile := parseSuite(t, out.String(), dir)
+	if len(got) == 0 {
+		t.Fatalf("no tests ran:\n%s", tail(out.String(), 3000))
+	}
+
+	var want map[string]verdict
+	if all {
+		cmd := exec.Command("go", "test", "-race", "-v", ".")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GOMAXPROCS=1", "GORACE=suppress_equal_stacks=0 suppress_equal_addresses=0 atexit_sleep_ms=0", "GOFLAGS=-count=1")
+		raceOut, _ := cmd.CombinedOutput()
+		want, _ = parseSuite(t, string(raceOut), dir)
+	}
+	score(t, got, want, byFile)
+}
+
+// suiteModule copies the chosen files into a fresh module.
+func suiteModule(t *testing.T, src string, files []string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module racesuite\n\ngo 1.24\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// parseSuite splits go test -v output into each test's lines and returns
+// the verdict of every TestRace* and TestNoRace* test, and the file each
+// test is declared in.
+func parseSuite(t *testing.T, out, dir string) (map[string]verdict, map[string]string) {
+	t.Helper()
+	got := map[string]verdict{}
+	cur := ""
+	var lines []string
+	flush := func() {
+		if cur == "" {
+			return
+		}
+		v := verdict{}
+		for _, l := range lines {
+			if strings.Contains(l, "DATA RACE") || strings.Contains(l, "fatal error: concurrent map") {
+				v.race = true
+			}
+			if strings.Contains(l, "--- SKIP:") {
+				v.skipped = true
+			}
+		}
+		if strings.HasPrefix(cur, "TestRace") || strings.HasPrefix(cur, "TestNoRace") {
+			got[cur] = v
+		}
+		cur, lines = "", nil
+	}
+	sc := bufio.NewScanner(strings.NewReader(out))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		l := sc.Text()
+		if name, ok := strings.CutPrefix(l, "=== RUN   "); ok {
+			flush()
+			cur = name
+			continue
+		}
+		lines = append(lines, l)
+	}
+	flush()
+	return got, testFiles(t, dir)
+}
+
+// testFiles maps test names to the file that declares them.
+func testFiles(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			continue
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if rest, ok := strings.CutPrefix(l, "func Test"); ok {
+				if i := strings.IndexByte(rest, '('); i > 0 {
+					m["Test"+rest[:i]] = e.Name()
+				}
+			}
+		}
+	}
+	return m
+}
+
+// score prints per-file agreement and fails on any false report, and, in
+// the subset run, on a detection rate below the floor.
+func score(t *testing.T, got, want map[string]verdict, byFile map[string]string) {
+	t.Helper()
+	type tally struct{ races, found, noRaces, falsePos, refFound, both int }
+	per := map[string]*tally{}
+	var total tally
+	var misses, falsePos []string
+	names := make([]string, 0, len(got))
+	for n := range got {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		v := got[n]
+		if v.skipped {
+			continue
+		}
+		f := byFile[n]
+		if per[f] == nil {
+			per[f] = &tally{}
+		}
+		for _, tl := range []*tally{per[f], &total} {
+			if strings.HasPrefix(n, "TestRace") {
+				tl.races++
+				if v.race {
+					tl.found++
+				}
+				if w, ok := want[n]; ok && w.race {
+					tl.refFound++
+					if v.race {
+						tl.both++
+					}
+				}
+			} else {
+				tl.noRaces++
+				if v.race {
+					tl.falsePos++
+				}
+			}
+		}
+		switch {
+		case strings.HasPrefix(n, "TestNoRace") && v.race:
+			falsePos = append(falsePos, n)
+		case strings.HasPrefix(n, "TestRace") && !v.race:
+			misses = append(misses, n)
+		}
+	}
+	files := make([]string, 0, len(per))
+	for f := range per {
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-22s %14s %14s %12s\n", "file", "TestRace found", "of -race's", "false pos")
+	row := func(name string, tl *tally) {
+		ref := "-"
+		if want != nil {
+			ref = fmt.Sprintf("%d/%d", tl.both, tl.refFound)
+		}
+		fmt.Fprintf(&b, "%-22s %14s %14s %12s\n", name, fmt.Sprintf("%d/%d", tl.found, tl.races), ref, fmt.Sprintf("%d/%d", tl.falsePos, tl.noRaces))
+	}
+	for _, f := range files {
+		row(f, per[f])
+	}
+	row("total", &total)
+	t.Logf("race suite agreement:\n%s", b.String())
+	if len(misses) > 0 {
+		t.Logf("TestRace* not reported (%d): %s", len(misses), strings.Join(misses, " "))
+	}
+	if len(falsePos) > 0 {
+		t.Errorf("TestNoRace* reported a race (%d): %s", len(falsePos), strings.Join(falsePos, " "))
+	}
+	if want == nil && total.races > 0 && float64(total.found) < suiteFloor*float64(total.races) {
+		t.Errorf("found %d of %d TestRace* tests, below the floor of %.0f%%", total.found, total.races, 100*suiteFloor)
+	}
+}
+
+// suiteFloor is the share of the subset's TestRace* tests racegen must
+// report; raise it as detection improves.
+const suiteFloor = 0.80
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return "..." + s[len(s)-n:]
+	}
+	return s
+}
