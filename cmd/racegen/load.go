@@ -12,12 +12,13 @@ import (
 // Dependencies are type-checked from export data, not loaded.
 const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
 	packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo |
-	packages.NeedImports | packages.NeedModule
+	packages.NeedImports | packages.NeedModule | packages.NeedForTest
 
 // graphMode is enough to find the packages of the main module that a build
 // involves and the files they are made of, without parsing anything.
 const graphMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
-	packages.NeedImports | packages.NeedDeps | packages.NeedModule | packages.NeedEmbedFiles
+	packages.NeedImports | packages.NeedDeps | packages.NeedModule | packages.NeedEmbedFiles |
+	packages.NeedForTest
 
 func loadConfig(mode packages.LoadMode, sub string, g goArgs) *packages.Config {
 	cfg := &packages.Config{Mode: mode, Tests: sub == "test", Dir: g.dir}
@@ -60,38 +61,53 @@ func mainPackages(sub string, g goArgs) ([]*packages.Package, *packages.Module, 
 	return pkgs, mod, nil
 }
 
-// loadSyntax loads the syntax and types of the given packages, returning
-// for each the variant mainPackages chose, matched by ID.
+// loadSyntax loads the syntax and types of the packages with the import
+// paths of want, choosing for each path the variant with the most files,
+// as mainPackages did. External test packages (p_test) cannot be named
+// by import path; they come with the patterns that named p.
 func loadSyntax(sub string, g goArgs, want []*packages.Package) ([]*packages.Package, error) {
-	paths := make([]string, 0, len(want))
-	ids := map[string]bool{}
+	patterns := slices.Clone(g.patterns)
+	paths := map[string]bool{}
 	for _, p := range want {
-		paths = append(paths, p.PkgPath)
-		ids[p.ID] = true
+		paths[p.PkgPath] = true
+		if !isXTest(p) {
+			patterns = append(patterns, p.PkgPath)
+		}
 	}
-	loaded, err := packages.Load(loadConfig(loadMode, sub, g), paths...)
+	loaded, err := packages.Load(loadConfig(loadMode, sub, g), patterns...)
 	if err != nil {
 		return nil, fmt.Errorf("loading syntax: %w", err)
 	}
 	if err := packageErrors(loaded); err != nil {
 		return nil, err
 	}
-	var out []*packages.Package
+	best := map[string]*packages.Package{}
 	for _, p := range loaded {
-		if ids[p.ID] {
-			out = append(out, p)
-			delete(ids, p.ID)
+		if !paths[p.PkgPath] || p.Syntax == nil {
+			continue
+		}
+		if q := best[p.PkgPath]; q == nil || len(p.CompiledGoFiles) > len(q.CompiledGoFiles) {
+			best[p.PkgPath] = p
 		}
 	}
-	if len(ids) > 0 {
-		var missing []string
-		for id := range ids {
-			missing = append(missing, id)
+	var out []*packages.Package
+	var missing []string
+	for _, p := range want {
+		if q := best[p.PkgPath]; q != nil {
+			out = append(out, q)
+		} else {
+			missing = append(missing, p.ID)
 		}
-		slices.Sort(missing)
-		return nil, fmt.Errorf("loading syntax: packages vanished between loads: %s", strings.Join(missing, ", "))
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("loading syntax: no syntax for %s", strings.Join(missing, ", "))
 	}
 	return out, nil
+}
+
+// isXTest reports whether p is an external test package, "p_test [p.test]".
+func isXTest(p *packages.Package) bool {
+	return strings.HasSuffix(p.PkgPath, "_test") && p.ForTest != ""
 }
 
 // packageErrors returns the errors of the packages in the graph of roots,
