@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: all build test vet fmt bench eval eval-corpus eval-std
+.PHONY: all build test vet fmt bench eval-corpus
 
 all: build test
 
@@ -21,3 +21,8 @@ fmt:
 # bench runs the runtime's micro-benchmarks.
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./runtime
+
+# eval-corpus runs Go's race suite ($(go env GOROOT)/src/runtime/race/testdata)
+# under racegen and under go test -race, and prints per-file agreement.
+eval-corpus:
+	RACEGEN_SUITE=all $(GO) test -count=1 -run 'TestRaceSuite$$' -v -timeout 30m ./cmd/racegen
