@@ -7,6 +7,7 @@ import (
 	"go/format"
 	"go/token"
 	"go/types"
+	"strconv"
 
 	"github.com/dave/dst"
 	"github.com/dave/dst/decorator"
@@ -138,6 +139,7 @@ func (p *pkgRewriter) rewriteFile(f *ast.File) (*fileRewriter, error) {
 // print renders the rewritten file, adding the runtime import if the file
 // uses it.
 func (fr *fileRewriter) print() ([]byte, error) {
+	fr.blankUnusedImports()
 	if fr.rtUsed {
 		fr.addImport()
 	}
@@ -175,4 +177,33 @@ func (fr *fileRewriter) addImport() {
 	decls := append([]dst.Decl{}, fr.file.Decls[:i]...)
 	decls = append(decls, decl)
 	fr.file.Decls = append(decls, fr.file.Decls[i:]...)
+}
+
+// blankUnusedImports renames to _ the imports that the rewriting left
+// unused, such as sync/atomic when every atomic call became a runtime
+// call. The package is still initialized, as it was.
+func (fr *fileRewriter) blankUnusedImports() {
+	used := make(map[string]bool)
+	dst.Inspect(fr.file, func(n dst.Node) bool {
+		if sel, ok := n.(*dst.SelectorExpr); ok {
+			if id, ok := sel.X.(*dst.Ident); ok {
+				used[id.Name] = true
+			}
+		}
+		return true
+	})
+	for path, name := range fr.importNames() {
+		if used[name] || path == "C" {
+			continue
+		}
+		for _, imp := range fr.file.Imports {
+			if p, err := strconv.Unquote(imp.Path.Value); err == nil && p == path {
+				if imp.Name == nil {
+					imp.Name = dst.NewIdent("_")
+				} else if imp.Name.Name == name {
+					imp.Name.Name = "_"
+				}
+			}
+		}
+	}
 }
