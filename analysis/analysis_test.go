@@ -42,8 +42,13 @@ type annotation struct {
 // checkFile checks the annotations of f against l.
 func checkFile(t *testing.T, fset *token.FileSet, f *ast.File, l *analysis.Locality) {
 	t.Helper()
+	checkSource(t, fset, f, fileSource(t, fset.File(f.Pos()).Name()), l)
+}
+
+// checkSource checks the annotations of f, whose source is src, against l.
+func checkSource(t *testing.T, fset *token.FileSet, f *ast.File, src string, l *analysis.Locality) {
+	t.Helper()
 	tf := fset.File(f.Pos())
-	src := fileSource(t, tf.Name())
 	var anns []annotation
 	for _, cg := range f.Comments {
 		for _, c := range cg.List {

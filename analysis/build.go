@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -33,7 +34,7 @@ func Package(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *t
 	if err != nil {
 		return empty, fmt.Errorf("analysing package %s: %w", pkg.Path(), err)
 	}
-	s := newSolver(fns)
+	s := newSolver(fns, outsideCallable(files))
 	if err := s.solve(); err != nil {
 		return empty, fmt.Errorf("analysing package %s: %w", pkg.Path(), err)
 	}
@@ -103,4 +104,29 @@ func buildSSA(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *
 		return nil, fmt.Errorf("no functions built")
 	}
 	return fns, nil
+}
+
+// outsideCallable returns the names of the package-level functions that
+// code the analysis does not see may call: those named by //go:linkname
+// or cgo //export directives. If the package declares a function without
+// a body (implemented in assembly or pulled by linkname), its assembly
+// may call any function, and outsideCallable returns nil, meaning all.
+func outsideCallable(files []*ast.File) map[string]bool {
+	names := make(map[string]bool)
+	for _, f := range files {
+		for _, decl := range f.Decls {
+			if fd, ok := decl.(*ast.FuncDecl); ok && fd.Body == nil {
+				return nil
+			}
+		}
+		for _, cg := range f.Comments {
+			for _, c := range cg.List {
+				fields := strings.Fields(c.Text)
+				if len(fields) >= 2 && (fields[0] == "//go:linkname" || fields[0] == "//export") {
+					names[fields[1]] = true
+				}
+			}
+		}
+	}
+	return names
 }

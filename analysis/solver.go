@@ -42,8 +42,9 @@ type solver struct {
 }
 
 // newSolver prepares the analysis of funcs, which must be closed under
-// AnonFuncs.
-func newSolver(funcs []*ssa.Function) *solver {
+// AnonFuncs. outside names the package-level functions code outside the
+// analysis may call; nil means any function.
+func newSolver(funcs []*ssa.Function, outside map[string]bool) *solver {
 	s := &solver{
 		funcs:      funcs,
 		inSet:      make(map[*ssa.Function]bool),
@@ -83,7 +84,7 @@ func newSolver(funcs []*ssa.Function) *solver {
 				s.pts[fv] = set{unknown: {}}
 			}
 		}
-		s.internal[fn] = isInternal(fn) && !taken[fn]
+		s.internal[fn] = isInternal(fn) && !taken[fn] && outside != nil && !outside[fn.Name()]
 	}
 	return s
 }

@@ -1,0 +1,139 @@
+package analysis_test
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"testing"
+
+	"github.com/racegen/racegen/analysis"
+)
+
+// TestSnippets checks the annotations of small packages given as source,
+// for cases that depend on package-wide properties.
+func TestSnippets(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+	}{
+		{"constructor", `package p
+type T struct{ a int }
+func newT() *T { return &T{} }
+func f() int {
+	t := newT()
+	t.a = 1 // local: t.a
+	return t.a
+}`},
+		{"constructor called from assembly", `package p
+type T struct{ a int }
+func asm()
+func newT() *T { return &T{} }
+func f() int {
+	t := newT()
+	t.a = 1 // shared: t.a
+	return t.a
+}`},
+		{"constructor pushed by linkname", `package p
+import _ "unsafe"
+type T struct{ a int }
+//go:linkname newT
+func newT() *T { return &T{} }
+func f() int {
+	t := newT()
+	t.a = 1 // shared: t.a
+	return t.a
+}`},
+		{"constructor used as a value", `package p
+type T struct{ a int }
+var mk = newT
+func newT() *T { return &T{} }
+func f() int {
+	t := newT()
+	t.a = 1 // shared: t.a
+	return t.a
+}`},
+		{"exported constructor", `package p
+type T struct{ a int }
+func NewT() *T { return &T{} }
+func f() int {
+	t := NewT()
+	t.a = 1 // shared: t.a
+	return t.a
+}`},
+		{"unknown call result", `package p
+import "bytes"
+func f() byte {
+	b := bytes.Repeat([]byte("x"), 3)
+	b[0] = 'y' // shared: b[0]
+	return b[1] // shared: b[1]
+}`},
+		{"conversion copies", `package p
+func f(s string) byte {
+	b := []byte(s)
+	b[0] = 'y' // local: b[0]
+	return b[0] // local: b[0]
+}`},
+		{"conversion result escapes", `package p
+var g []byte
+func f(s string) byte {
+	b := []byte(s)
+	g = b
+	b[0] = 'y' // shared: b[0]
+	return b[0] // shared: b[0]
+}`},
+		{"package-level variable", `package p
+var x int
+func f() int {
+	x++ // shared: x
+	return x // shared: x
+}`},
+		{"init closure", `package p
+var f = func() int {
+	y := 0
+	y++ // local: y
+	return y
+}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fset := token.NewFileSet()
+			f, err := parser.ParseFile(fset, "p.go", tt.src, parser.ParseComments)
+			if err != nil {
+				t.Fatal(err)
+			}
+			info := &types.Info{
+				Types:        make(map[ast.Expr]types.TypeAndValue),
+				Defs:         make(map[*ast.Ident]types.Object),
+				Uses:         make(map[*ast.Ident]types.Object),
+				Implicits:    make(map[ast.Node]types.Object),
+				Instances:    make(map[*ast.Ident]types.Instance),
+				Selections:   make(map[*ast.SelectorExpr]*types.Selection),
+				Scopes:       make(map[ast.Node]*types.Scope),
+				FileVersions: make(map[*ast.File]string),
+			}
+			conf := types.Config{Importer: newImporter(fset)}
+			pkg, err := conf.Check("p", fset, []*ast.File{f}, info)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l, err := analysis.Package(fset, []*ast.File{f}, pkg, info)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkSource(t, fset, f, tt.src, l)
+		})
+	}
+}
+
+// TestNil checks that a nil Locality, and expressions it does not know,
+// report false.
+func TestNil(t *testing.T) {
+	var l *analysis.Locality
+	if l.Local(ast.NewIdent("x")) {
+		t.Error("nil Locality reports local")
+	}
+	if c, n := l.Stats(); c != 0 || n != 0 {
+		t.Errorf("nil Locality Stats = %d, %d; want 0, 0", c, n)
+	}
+}
