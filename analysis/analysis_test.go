@@ -34,9 +34,10 @@ func TestAnnotations(t *testing.T) {
 // An annotation is one expectation: the access expressions with source
 // text expr on line line must (or must not) be local.
 type annotation struct {
-	line  int
-	expr  string
-	local bool
+	line   int
+	expr   string
+	local  bool
+	target bool // about LocalTarget, not Local
 }
 
 // checkFile checks the annotations of f against l.
@@ -63,7 +64,7 @@ func checkSource(t *testing.T, fset *token.FileSet, f *ast.File, src string, l *
 	exprs := make(map[key][]ast.Expr)
 	ast.Inspect(f, func(n ast.Node) bool {
 		switch e := n.(type) {
-		case *ast.Ident, *ast.SelectorExpr, *ast.IndexExpr, *ast.StarExpr, *ast.ParenExpr:
+		case *ast.Ident, *ast.SelectorExpr, *ast.IndexExpr, *ast.StarExpr, *ast.ParenExpr, *ast.CallExpr:
 			e2 := e.(ast.Expr)
 			start, end := tf.Offset(e2.Pos()), tf.Offset(e2.End())
 			k := key{fset.Position(e2.Pos()).Line, src[start:end]}
@@ -78,8 +79,12 @@ func checkSource(t *testing.T, fset *token.FileSet, f *ast.File, src string, l *
 			continue
 		}
 		for _, e := range es {
-			if got := l.Local(e); got != a.local {
-				t.Errorf("%s:%d: Local(%s) = %v, want %v", tf.Name(), a.line, a.expr, got, a.local)
+			got, what := l.Local(e), "Local"
+			if a.target {
+				got, what = l.LocalTarget(e), "LocalTarget"
+			}
+			if got != a.local {
+				t.Errorf("%s:%d: %s(%s) = %v, want %v", tf.Name(), a.line, what, a.expr, got, a.local)
 			}
 		}
 	}
@@ -89,19 +94,28 @@ func checkSource(t *testing.T, fset *token.FileSet, f *ast.File, src string, l *
 func parseAnnotations(line int, text string) []annotation {
 	text = strings.TrimPrefix(text, "//")
 	var anns []annotation
-	local := false
+	local, target, started := false, false, false
 	for _, part := range strings.Split(text, ";") {
 		part = strings.TrimSpace(part)
-		switch {
-		case strings.HasPrefix(part, "local:"):
-			local, part = true, strings.TrimSpace(strings.TrimPrefix(part, "local:"))
-		case strings.HasPrefix(part, "shared:"):
-			local, part = false, strings.TrimSpace(strings.TrimPrefix(part, "shared:"))
-		case len(anns) == 0:
+		for _, k := range []struct {
+			prefix        string
+			local, target bool
+		}{
+			{"local:", true, false},
+			{"shared:", false, false},
+			{"local-target:", true, true},
+			{"shared-target:", false, true},
+		} {
+			if strings.HasPrefix(part, k.prefix) {
+				local, target, started = k.local, k.target, true
+				part = strings.TrimSpace(strings.TrimPrefix(part, k.prefix))
+			}
+		}
+		if !started {
 			return nil // not an annotation
 		}
 		if part != "" {
-			anns = append(anns, annotation{line, part, local})
+			anns = append(anns, annotation{line, part, local, target})
 		}
 	}
 	return anns

@@ -16,11 +16,18 @@ type Locality struct {
 	// with whether it is local.
 	local  map[ast.Expr]bool
 	nlocal int
+	// target holds the pointer, slice and map expressions evaluated in
+	// the package, unparenthesized, with whether everything their values
+	// may refer to is local.
+	target map[ast.Expr]bool
 }
 
 // Local reports whether every memory location that the access expression
 // e may denote is reachable from only one goroutine, so that accesses
-// through e need no race-detection hook. e is an *ast.Ident (a variable),
+// through e need no race-detection hook. For an identifier, that is the
+// variable itself, not the memory its value refers to: ranging over a
+// slice s, append(s, ...) or copy(s, t) touch s's backing array, which
+// no expression denotes; ask LocalTarget about those. e is an *ast.Ident (a variable),
 // an *ast.SelectorExpr (a field or a qualified variable), an
 // *ast.IndexExpr (an array, slice or map element), an *ast.StarExpr (a
 // pointer dereference), or an *ast.ParenExpr around one of them, as it
@@ -32,6 +39,21 @@ func (l *Locality) Local(e ast.Expr) bool {
 		return false
 	}
 	return l.local[ast.Unparen(e)]
+}
+
+// LocalTarget reports whether everything the value of e may refer to is
+// reachable from only one goroutine: for a pointer, its pointee; for a
+// slice, its backing array; for a map, the map. It answers for the
+// operands of accesses that no access expression denotes: the slice of a
+// range statement, of append or copy, the map of a range, delete or
+// clear. e must be an expression of the analysed package that is
+// evaluated (as a value, not only by address); Local is false for others,
+// and a nil *Locality reports false for everything.
+func (l *Locality) LocalTarget(e ast.Expr) bool {
+	if l == nil || e == nil {
+		return false
+	}
+	return l.target[ast.Unparen(e)]
 }
 
 // Stats returns how many access expressions the analysis considered and
@@ -90,7 +112,12 @@ func newLocality(s *solver, files []*ast.File, info *types.Info) *Locality {
 			}
 		}
 	}
-	l := &Locality{local: make(map[ast.Expr]bool)}
+	l := &Locality{local: make(map[ast.Expr]bool), target: make(map[ast.Expr]bool)}
+	for e, refs := range m.debugRefs {
+		if tv, ok := info.Types[e]; ok && tv.IsValue() && isReference(tv.Type) {
+			l.target[e] = m.allTargetsLocal(refs)
+		}
+	}
 	for _, f := range files {
 		ast.Inspect(f, func(n ast.Node) bool { return visitAccess(m, l, n) })
 	}
@@ -254,14 +281,8 @@ func (m *mapper) localVar(id *ast.Ident) bool {
 // value its operand may have, and every address the loads and stores at
 // its position use, points only into local objects.
 func (m *mapper) localDeref(e *ast.StarExpr) bool {
-	refs := m.debugRefs[ast.Unparen(e.X)]
-	if len(refs) == 0 {
+	if !m.allTargetsLocal(m.debugRefs[ast.Unparen(e.X)]) {
 		return false
-	}
-	for _, r := range refs {
-		if r.IsAddr || !m.s.local(r.X) {
-			return false
-		}
 	}
 	for _, a := range m.derefAt[e.Star] {
 		if !m.s.local(a) {
@@ -269,6 +290,27 @@ func (m *mapper) localDeref(e *ast.StarExpr) bool {
 		}
 	}
 	return true
+}
+
+// allTargetsLocal reports whether refs are all value references whose
+// values point only into local objects.
+func (m *mapper) allTargetsLocal(refs []*ssa.DebugRef) bool {
+	for _, r := range refs {
+		if r.IsAddr || !m.s.local(r.X) {
+			return false
+		}
+	}
+	return len(refs) > 0
+}
+
+// isReference reports whether values of type t refer to memory: pointers,
+// slices and maps.
+func isReference(t types.Type) bool {
+	switch coreType(t).(type) {
+	case *types.Pointer, *types.Slice, *types.Map:
+		return true
+	}
+	return false
 }
 
 // allLocal reports whether vs is not empty and all of its values point

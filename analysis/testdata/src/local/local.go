@@ -149,3 +149,19 @@ func closureSlice() int {
 	}
 	return x // local: x
 }
+
+func targets(n int) int {
+	s := make([]int, n)
+	m := map[int]int{}
+	sum := 0
+	for _, v := range s { // local-target: s
+		sum += v
+	}
+	s = append(s, sum) // local-target: s
+	copy(s, s[1:])     // local-target: s
+	for k := range m { // local-target: m
+		delete(m, k) // local-target: m
+	}
+	p := new(T)
+	return sum + p.a + len(s) // local-target: p
+}

@@ -364,3 +364,18 @@ func internalReturn() {
 	p := newShared()
 	p.a = 1 // shared: p.a
 }
+
+func targets(s []int, m map[int]int) int {
+	sum := 0
+	for _, v := range s { // shared-target: s; local: s
+		sum += v
+	}
+	s = append(s, sum) // shared-target: s; append(s, sum)
+	for k := range m { // shared-target: m
+		delete(m, k) // shared-target: m
+	}
+	l := make([]int, 3)
+	go func() { l[0] = 1 }() // shared: l[0]
+	copy(l, s)               // shared-target: l; s
+	return sum
+}
