@@ -185,7 +185,7 @@ func (fr *fileRewriter) appendCall(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 			return x
 		}
 		if b, ok := under(at).(*types.Basic); ok && b.Info()&types.IsString != 0 {
-			if !types.Identical(sl.Elem(), types.Typ[types.Byte]) {
+			if !types.Identical(sl.Elem(), types.Typ[types.Byte]) || !isString(at) {
 				return x
 			}
 			fun = "AppendString"
@@ -228,7 +228,7 @@ func (fr *fileRewriter) copyCall(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 	}
 	fun := "Copy"
 	if b, ok := stype.Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
-		if !types.Identical(ds.Elem(), types.Typ[types.Byte]) {
+		if !types.Identical(ds.Elem(), types.Typ[types.Byte]) || !isString(stype) {
 			return x
 		}
 		fun = "CopyString"
@@ -240,4 +240,10 @@ func (fr *fileRewriter) copyCall(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 	n := fr.rtCall(fun, x.Args[0], x.Args[1], siteLit(fr.newSite(a, false)))
 	moveDecs(n, x)
 	return n
+}
+
+// isString reports whether a value of type t can be passed as a string
+// parameter: t is string or untyped string.
+func isString(t types.Type) bool {
+	return types.Identical(types.Default(t), types.Typ[types.String])
 }
