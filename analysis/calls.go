@@ -22,6 +22,13 @@ func (s *solver) call(result ssa.Value, c *ssa.CallCommon) {
 	// c.Value itself never escapes here.
 	callee := c.StaticCallee()
 	switch {
+	case callee != nil && s.internal[callee] && len(callee.Params) == len(c.Args):
+		// All callers of an internal function are analysed: arguments
+		// and results flow as if the call were inlined.
+		for k, a := range c.Args {
+			s.flow(callee.Params[k], s.ptsOf(a))
+		}
+		s.flow(result, s.ret[callee])
 	case callee != nil && s.inSet[callee] && len(callee.Params) == len(c.Args):
 		s.summarised(result, callee, c.Args)
 	case callee != nil && isPure(callee):
@@ -38,13 +45,12 @@ func (s *solver) call(result ssa.Value, c *ssa.CallCommon) {
 	}
 }
 
-// summarised applies the summary of an analysed callee: an argument
-// escapes if the callee lets its parameter's object escape; memory
-// reachable from it may hold unknown pointers if the callee stores
-// pointers into its parameter's object; and the result
-// may point to the arguments the callee returns (or anything reachable
-// from them, hence unknown too) and, for internal callees, to the objects
-// the callee returns.
+// summarised applies the summary of an analysed callee that may also be
+// called from elsewhere: an argument escapes if the callee lets its
+// parameter's object escape; memory reachable from it may hold unknown
+// pointers if the callee stores pointers into its parameter's object; and
+// the result may point to the arguments the callee returns (or anything
+// reachable from them, hence unknown too) and to unknown memory.
 func (s *solver) summarised(result ssa.Value, callee *ssa.Function, args []ssa.Value) {
 	rets := s.ret[callee]
 	var r set
@@ -62,15 +68,7 @@ func (s *solver) summarised(result ssa.Value, callee *ssa.Function, args []ssa.V
 			add(&r, unknown)
 		}
 	}
-	if s.internal[callee] {
-		for o := range rets {
-			if p := s.objs[o].param; p == nil || p.Parent() != callee {
-				add(&r, o)
-			}
-		}
-	} else {
-		add(&r, unknown)
-	}
+	add(&r, unknown)
 	s.flow(result, r)
 }
 

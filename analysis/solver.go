@@ -62,6 +62,19 @@ func newSolver(funcs []*ssa.Function, outside map[string]bool) *solver {
 	}
 	taken := make(map[*ssa.Function]bool)
 	for _, fn := range funcs {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				s.prepare(instr, taken)
+			}
+		}
+	}
+	for _, fn := range funcs {
+		s.internal[fn] = isInternal(fn) && !taken[fn] && outside != nil && !outside[fn.Name()]
+		if s.internal[fn] {
+			// All callers are analysed; the parameters point to what
+			// the call sites pass (and to nothing if there are none).
+			continue
+		}
 		for _, p := range fn.Params {
 			o := s.newObject(object{param: p})
 			s.site[p] = o
@@ -71,20 +84,12 @@ func newSolver(funcs []*ssa.Function, outside map[string]bool) *solver {
 			add(&s.cont[o], o)
 			s.pts[p] = set{o: {}, unknown: {}}
 		}
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				s.prepare(instr, taken)
-			}
-		}
-	}
-	for _, fn := range funcs {
 		for _, fv := range fn.FreeVars {
 			if len(s.sites[fn]) == 0 {
 				// Created somewhere the analysis does not see.
 				s.pts[fv] = set{unknown: {}}
 			}
 		}
-		s.internal[fn] = isInternal(fn) && !taken[fn] && outside != nil && !outside[fn.Name()]
 	}
 	return s
 }
@@ -366,6 +371,12 @@ func (s *solver) visit(instr ssa.Instruction) {
 		s.sink(s.ptsOf(c.Value))
 		for _, a := range c.Args {
 			s.sink(s.ptsOf(a))
+		}
+		if callee := c.StaticCallee(); !c.IsInvoke() && s.internal[callee] && len(callee.Params) == len(c.Args) {
+			// Internal functions see nothing but their call sites.
+			for k, a := range c.Args {
+				s.flow(callee.Params[k], s.ptsOf(a))
+			}
 		}
 	case *ssa.Call:
 		s.call(i, i.Common())

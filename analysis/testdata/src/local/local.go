@@ -70,7 +70,7 @@ func deferred() (n int) {
 	return 1
 }
 
-func fill(p *[4]int) { p[0] = 1 } // shared: p[0]
+func fill(p *[4]int) { p[0] = 1 } // local: p[0]
 
 func helper() int {
 	var buf [4]int
@@ -164,4 +164,14 @@ func targets(n int) int {
 	}
 	p := new(T)
 	return sum + p.a + len(s) // local-target: p
+}
+
+func touch(p *T) { p.a++ } // local: p.a
+
+func touchLocals() int {
+	l := &T{}
+	touch(l)
+	var v T
+	touch(&v)
+	return l.a + v.a // local: l.a; v.a
 }

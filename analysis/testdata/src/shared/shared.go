@@ -64,7 +64,7 @@ func Returned() *T {
 	return p
 }
 
-func intoShared(sh *T) {
+func IntoShared(sh *T) {
 	p := &T{}
 	sh.next = p // shared: sh.next
 	p.a = 1     // shared: p.a
@@ -114,7 +114,7 @@ func copyOut() int {
 	return global.a // shared: global.a
 }
 
-func param(p *T, s []int, m map[int]int) {
+func Param(p *T, s []int, m map[int]int) {
 	p.a = 1  // shared: p.a
 	s[0] = 1 // shared: s[0]
 	m[0] = 1 // shared: m[0]
@@ -186,7 +186,7 @@ func throughSpawn() {
 	p.a = 1 // shared: p.a
 }
 
-func loadedFromParam(param *T) {
+func LoadedFromParam(param *T) {
 	l := &T{}
 	l.next = param
 	l.next.a = 1 // shared: l.next.a; local: l.next
@@ -244,7 +244,7 @@ func deferGo() {
 	x++                                    // shared: x
 }
 
-func setNext(l *T) { l.next = global } // shared: l.next
+func setNext(l *T) { l.next = global } // local: l.next
 
 func calleeWritesShared() int {
 	l := &T{}
@@ -365,7 +365,7 @@ func internalReturn() {
 	p.a = 1 // shared: p.a
 }
 
-func targets(s []int, m map[int]int) int {
+func Targets(s []int, m map[int]int) int {
 	sum := 0
 	for _, v := range s { // shared-target: s; local: s
 		sum += v
@@ -378,4 +378,27 @@ func targets(s []int, m map[int]int) int {
 	go func() { l[0] = 1 }() // shared: l[0]
 	copy(l, s)               // shared-target: l; s
 	return sum
+}
+
+func touch(p *T) { p.a++ } // shared: p.a
+
+func touchCallers(q *T) {
+	l := &T{}
+	touch(l)
+	touch(global)
+	go touch(l)
+	l.a = 1 // shared: l.a
+}
+
+func touchLocalOnly(p *T) { p.a++ } // shared: p.a
+
+func touchFromGo() {
+	l := &T{}
+	go func() { touchLocalOnly(l) }()
+}
+
+func touchParam(p *T) { p.a++ } // shared: p.a
+
+func ExportedPassesParam(q *T) {
+	touchParam(q)
 }
