@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/build"
 	"go/token"
+	"go/types"
 	"testing"
 	"time"
 
@@ -52,7 +53,7 @@ func TestStdlib(t *testing.T) {
 			continue
 		}
 		c, n := l.Stats()
-		mc, mn := memoryAccesses(p.files, l)
+		mc, mn := memoryAccesses(p.files, p.info, l)
 		t.Logf("%-20s %6d accesses, %6d local (%4.1f%%); fields, elements, derefs: %5d, %5d local (%4.1f%%)",
 			path, c, n, pct(n, c), mc, mn, pct(mn, mc))
 		memConsidered += mc
@@ -78,18 +79,32 @@ func pct(n, d int) float64 {
 	return 100 * float64(n) / float64(d)
 }
 
-// memoryAccesses counts the selector, index and dereference expressions of
-// files, and those of them l reports local: the accesses that go through
-// memory rather than naming a variable, most of which a plain
+// memoryAccesses counts the field, element and dereference access
+// expressions of files, and those of them l reports local: the accesses
+// that go through memory rather than naming a variable, which a plain
 // "is it a lifted variable" test could not drop.
-func memoryAccesses(files []*ast.File, l *analysis.Locality) (considered, local int) {
+func memoryAccesses(files []*ast.File, info *types.Info, l *analysis.Locality) (considered, local int) {
+	count := func(e ast.Expr) {
+		considered++
+		if l.Local(e) {
+			local++
+		}
+	}
 	for _, f := range files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch e := n.(type) {
-			case *ast.SelectorExpr, *ast.IndexExpr, *ast.StarExpr:
-				considered++
-				if l.Local(e.(ast.Expr)) {
-					local++
+			case *ast.SelectorExpr:
+				if sel, ok := info.Selections[e]; ok && sel.Kind() == types.FieldVal {
+					count(e)
+				}
+			case *ast.IndexExpr:
+				switch info.TypeOf(e.X).Underlying().(type) {
+				case *types.Array, *types.Slice, *types.Map, *types.Pointer:
+					count(e)
+				}
+			case *ast.StarExpr:
+				if tv, ok := info.Types[e]; ok && tv.IsValue() {
+					count(e)
 				}
 			}
 			return true
