@@ -114,6 +114,7 @@ type fileRewriter struct {
 	fn     dst.Node               // innermost enclosing FuncDecl or FuncLit of the node being rewritten
 	main   bool                   // rewriting the body of func main of package main
 	origin map[dst.Node]token.Pos // position in the original of nodes the rewriter made
+	simple bool                   // rewriting a statement that must stay one simple statement
 }
 
 func (p *pkgRewriter) rewriteFile(f *ast.File) (*fileRewriter, error) {

@@ -158,7 +158,10 @@ func (fr *fileRewriter) simpleStmt(s dst.Stmt) dst.Stmt {
 	if send, ok := s.(*dst.SendStmt); ok {
 		return fr.sendSimple(send)
 	}
+	saved := fr.simple
+	fr.simple = true
 	out := fr.stmt(s)
+	fr.simple = saved
 	// Hooks that follow a redeclaring := are dropped here: they would
 	// need a statement list.
 	return out[0]
@@ -292,6 +295,8 @@ func (fr *fileRewriter) assign(s *dst.AssignStmt) []dst.Stmt {
 				post = append(post, fr.from(h, s))
 			}
 		}
+	} else if !fr.simple && fr.mayCommunicate(a.Rhs) {
+		return fr.assignAfter(s, a)
 	} else {
 		for i, l := range s.Lhs {
 			s.Lhs[i] = fr.store(l)
@@ -299,6 +304,100 @@ func (fr *fileRewriter) assign(s *dst.AssignStmt) []dst.Stmt {
 	}
 	fr.rhs(s.Rhs, len(s.Lhs))
 	return append([]dst.Stmt{s}, post...)
+}
+
+// assignAfter rewrites an assignment whose right-hand side may
+// synchronize (it calls a function or receives), such as x = <-c. The
+// store happens after that synchronization, so its hook must too: the
+// targets' addresses are computed first, in order, as Go evaluates them,
+// and the writes are recorded after the assignment:
+//
+//	{ p := &x; *p = <-c; racegenrt.W(p, site) }
+func (fr *fileRewriter) assignAfter(s *dst.AssignStmt, a *ast.AssignStmt) []dst.Stmt {
+	var pre, post []dst.Stmt
+	for i, l := range s.Lhs {
+		al := a.Lhs[i]
+		if isBlank(al) {
+			continue
+		}
+		if ix, ok := l.(*dst.IndexExpr); ok && fr.isMap(al.(*ast.IndexExpr).X) {
+			aix := al.(*ast.IndexExpr)
+			m := fr.temp("m")
+			pre = append(pre, define([]string{m}, fr.rvalue(ix.X)))
+			ix.X = ident(m)
+			if tv := fr.info.Types[aix.Index]; tv.Value == nil {
+				k := fr.temp("k")
+				pre = append(pre, define([]string{k}, fr.rvalue(ix.Index)))
+				ix.Index = ident(k)
+			}
+			if fr.cfg.Local != nil && fr.cfg.Local(aix) {
+				fr.dropped++
+			} else if !hasTypeParam(fr.typeOf(aix.X)) {
+				post = append(post, exprStmt(fr.rtCall("MapW", ident(m), siteLit(fr.newSite(aix, false)))))
+			}
+			continue
+		}
+		if _, isIdent := al.(*ast.Ident); isIdent || !fr.addressable(al) {
+			if h := fr.writeHook(al); h != nil {
+				post = append(post, exprStmt(fr.rtCall("W", addrOf(ident(al.(*ast.Ident).Name)), h)))
+			}
+			continue
+		}
+		p := fr.temp("p")
+		pre = append(pre, define([]string{p}, fr.addr(fr.place(l))))
+		s.Lhs[i] = deref(ident(p))
+		if h := fr.writeHook(al); h != nil {
+			post = append(post, exprStmt(fr.rtCall("W", ident(p), h)))
+		}
+	}
+	fr.rhs(s.Rhs, len(s.Lhs))
+	if len(pre) == 0 && len(post) == 0 {
+		return []dst.Stmt{s}
+	}
+	b := block(append(append(pre, s), post...)...)
+	moveDecs(b, s)
+	fr.fromAll(b.List, s)
+	return []dst.Stmt{fr.from(b, s)}
+}
+
+// writeHook returns the site literal for a write of a, or nil if a needs
+// no hook.
+func (fr *fileRewriter) writeHook(a ast.Expr) dst.Expr {
+	shared, global := fr.isShared(a)
+	if !shared || fr.zeroSize(fr.typeOf(a)) {
+		return nil
+	}
+	if fr.cfg.Local != nil && fr.cfg.Local(a) {
+		fr.dropped++
+		return nil
+	}
+	return siteLit(fr.newSite(a, global))
+}
+
+// mayCommunicate reports whether evaluating es may synchronize with
+// another goroutine: it calls a function (a conversion or a builtin other
+// than close does not count) or receives from a channel.
+func (fr *fileRewriter) mayCommunicate(es []ast.Expr) bool {
+	found := false
+	for _, e := range es {
+		ast.Inspect(e, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CallExpr:
+				if tv, ok := fr.info.Types[n.Fun]; ok && (tv.IsType() || tv.IsBuiltin() && fr.builtinName(n.Fun) != "close") {
+					return !found
+				}
+				found = true
+			case *ast.UnaryExpr:
+				if n.Op == token.ARROW {
+					found = true
+				}
+			case *ast.FuncLit:
+				return false
+			}
+			return !found
+		})
+	}
+	return found
 }
 
 // rhs rewrites the right-hand side of an assignment to n variables, where

@@ -26,3 +26,12 @@ loop:
 	}
 	close(ch)
 }
+
+var shared int
+
+// recvAssign stores what it receives: the write is recorded after the
+// receive, which orders it.
+func recvAssign(ch chan int, m map[string]int) {
+	shared = <-ch
+	m["k"] = <-ch
+}

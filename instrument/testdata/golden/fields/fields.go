@@ -14,15 +14,15 @@ type Outer struct {
 var o Outer
 
 func fields(po *Outer) (res int) {
-	o.n = 1          // promoted field of a global
-	po.n = 2         // through a pointer
-	o.arr[2] = 3     // array element of a global
-	po.arr[1]++      // array element through a pointer
-	res = po.p.n     // pointer chain
-	_ = o.Get()      // value receiver copies o.Inner
-	o.Set(4)         // pointer receiver: no access by itself
-	_ = po.p.Get()   // value method through a pointer reads *po.p
-	po.p.Set(5)      // loads po.p
+	o.n = 1        // promoted field of a global
+	po.n = 2       // through a pointer
+	o.arr[2] = 3   // array element of a global
+	po.arr[1]++    // array element through a pointer
+	res = po.p.n   // pointer chain
+	_ = o.Get()    // value receiver copies o.Inner
+	o.Set(4)       // pointer receiver: no access by itself
+	_ = po.p.Get() // value method through a pointer reads *po.p
+	po.p.Set(5)    // loads po.p
 	defer func() {
 		res++ // a captured named result
 	}()
