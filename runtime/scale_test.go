@@ -1,0 +1,146 @@
+package runtime_test
+
+import (
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+	"unsafe"
+
+	rt "github.com/racegen/racegen/runtime"
+)
+
+// TestChurn runs before TestManyLiveGoroutines on purpose: once 100,000
+// slots exist, a goroutine the detector registers lazily (every test's
+// goroutine) starts with a vector clock of 100,000 entries, which each of
+// its go statements copies, and a million of them would take minutes.
+
+// TestChurn starts and ends goroutines by the million, a few hundred at a
+// time, and checks that the detector's memory stays bounded: goroutine
+// slots are reused after the quarantine, the histories of dead objects
+// are swept after GC cycles, and the heap does not grow with the number
+// of goroutines that ever ran.
+func TestChurn(t *testing.T) {
+	total, batch := 1_000_000, 500
+	if testing.Short() {
+		total = 200_000
+	}
+	enableGC(t)
+	sW, sR := newSite(), newSite()
+	round := func(rounds int) {
+		for range rounds {
+			wg := new(sync.WaitGroup)
+			objs := make([]*uint64, batch)
+			for i := range objs {
+				objs[i] = new(uint64)
+				rt.WaitGroupAdd(wg, 1)
+				g := rt.GoFork()
+				go func() {
+					rt.GoStart(g)
+					defer rt.GoEnd()
+					defer rt.WaitGroupDone(wg)
+					rt.Write(uintptr(unsafe.Pointer(objs[i])), 8, sW)
+				}()
+			}
+			rt.WaitGroupWait(wg)
+			for _, p := range objs {
+				rt.Read(uintptr(unsafe.Pointer(p)), 8, sR)
+			}
+		}
+	}
+	measure := func() (heap uint64, slots, cells int) {
+		runtime.GC()
+		rt.Sweep()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		slots, _ = rt.Slots()
+		return ms.HeapInuse, slots, rt.ShadowCells()
+	}
+	start := time.Now()
+	expectRaces(t, 0, func() {
+		heapBase, _, _ := measure()
+		round(100) // warm up: tables and free lists at their working size
+		heap0, slots0, cells0 := measure()
+		round(total/batch - 100)
+		heap1, slots1, cells1 := measure()
+		t.Logf("%d goroutines in %v: heap in use %d -> %d KB, slots %d -> %d, shadow cells %d -> %d",
+			total, time.Since(start), heap0>>10, heap1>>10, slots0, slots1, cells0, cells1)
+		if slots1 > batch+rt.QuarantineSlots+64 || slots1 > slots0+64 {
+			t.Errorf("goroutine slots grew from %d to %d", slots0, slots1)
+		}
+		if cells1 > cells0+2*batch {
+			t.Errorf("shadow cells grew from %d to %d", cells0, cells1)
+		}
+		// What the detector keeps for a finished goroutine, while its
+		// slot waits in quarantine, must be small: a few MB for all.
+		if heap0 > heapBase+8<<20 || heap1 > heap0+8<<20 {
+			t.Errorf("heap in use grew from %d to %d to %d KB", heapBase>>10, heap0>>10, heap1>>10)
+		}
+	})
+}
+
+// scaleGlobal is written racily by two of the many goroutines.
+var scaleGlobal [8]byte
+
+// TestManyLiveGoroutines runs 100,000 goroutines at once, all created
+// through GoFork/GoStart and all blocked until the last has started.
+// Each writes its own element before and after the wait, all are joined
+// through one WaitGroup, after which the test reads every element, and
+// the first and last write a global without synchronization: exactly one
+// race. (No lock is shared by all of them: every vector clock would then
+// grow to 100,000 entries, 80 GB in all, which is inherent in vector-clock
+// detectors.)
+func TestManyLiveGoroutines(t *testing.T) {
+	n := 100_000
+	enableGC(t)
+	elems := make([]uint64, n)
+	escape(elems)
+	wg := new(sync.WaitGroup)
+	sOwn, sMain := newSite(), newSite()
+	sRace1, sRace2 := newSite()|rt.SiteGlobal, newSite()|rt.SiteGlobal
+	elemAddr := func(i int) uintptr { return uintptr(unsafe.Pointer(&elems[i])) }
+
+	start := time.Now()
+	expectRaces(t, 1, func() {
+		var started sync.WaitGroup // plain: the detector does not see it
+		release := make(chan struct{})
+		firstWrote := make(chan struct{})
+		for i := range n {
+			started.Add(1)
+			rt.WaitGroupAdd(wg, 1)
+			g := rt.GoFork()
+			go func() {
+				rt.GoStart(g)
+				defer rt.GoEnd()
+				defer rt.WaitGroupDone(wg)
+				rt.Write(elemAddr(i), 8, sOwn)
+				started.Done()
+				<-release
+				rt.Write(elemAddr(i), 8, sOwn)
+				switch i {
+				case 0:
+					rt.Write(uintptr(unsafe.Pointer(&scaleGlobal)), 8, sRace1)
+					close(firstWrote)
+				case n - 1:
+					<-firstWrote
+					rt.Write(uintptr(unsafe.Pointer(&scaleGlobal)), 8, sRace2)
+				}
+			}()
+		}
+		started.Wait()
+		live := runtime.NumGoroutine()
+		if live < n {
+			t.Errorf("%d goroutines live, want at least %d", live, n)
+		}
+		close(release)
+		rt.WaitGroupWait(wg)
+		for i := range n {
+			rt.Read(elemAddr(i), 8, sMain) // ordered after every Done
+		}
+	})
+	alloc, quar := rt.Slots()
+	t.Logf("%d goroutines in %v; slots allocated %d, quarantined %d", n, time.Since(start), alloc, quar)
+	if alloc < n {
+		t.Errorf("%d slots for %d live goroutines", alloc, n)
+	}
+}
