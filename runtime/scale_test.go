@@ -144,3 +144,36 @@ func TestManyLiveGoroutines(t *testing.T) {
 		t.Errorf("%d slots for %d live goroutines", alloc, n)
 	}
 }
+
+// TestLazyChurn is TestChurn for goroutines started by code racegen did not
+// instrument (plain go statements here): the detector registers them at
+// their first hook and never sees them end, so it must notice that they
+// did when their g runs another goroutine, and reuse their slots.
+func TestLazyChurn(t *testing.T) {
+	total, batch := 200_000, 500
+	if testing.Short() {
+		total = 50_000
+	}
+	s := newSite()
+	slots0, _ := rt.Slots()
+	expectRaces(t, 0, func() {
+		for range total / batch {
+			var wg sync.WaitGroup
+			for range batch {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					p := new(uint64)
+					escape(p)
+					rt.Write(uintptr(unsafe.Pointer(p)), 8, s)
+				}()
+			}
+			wg.Wait()
+		}
+	})
+	slots1, _ := rt.Slots()
+	t.Logf("%d lazily registered goroutines: slots %d -> %d", total, slots0, slots1)
+	if slots1 > slots0+batch+rt.QuarantineSlots+64 {
+		t.Errorf("goroutine slots grew from %d to %d", slots0, slots1)
+	}
+}

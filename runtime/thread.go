@@ -203,8 +203,18 @@ func current() *thread {
 	if gp == 0 {
 		return currentSlow()
 	}
-	if t := gtab.lookup(gp); t != nil && t.goid == readGoid(gp) {
+	t := gtab.lookup(gp)
+	if t != nil && t.goid == readGoid(gp) {
 		return t
+	}
+	if t != nil && t.finished.CompareAndSwap(false, true) {
+		// gp runs another goroutine now, so t's goroutine has ended
+		// without GoEnd: it was registered lazily. Reclaim its slot as
+		// GoEnd would, or every goroutine started by uninstrumented
+		// code would hold a slot, and every later lazy registration
+		// would cost more, for good.
+		freeTid(t)
+		t.vc = nil
 	}
 	return lazyThread(gp, readGoid(gp))
 }
