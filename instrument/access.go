@@ -42,9 +42,7 @@ func (fr *fileRewriter) rvalue(e dst.Expr) dst.Expr {
 	}
 	switch x := e.(type) {
 	case *dst.Ident:
-		if r := fr.replaceObj(fr.info.Uses[a.(*ast.Ident)]); r != "" {
-			n := fr.rt(r)
-			moveDecs(n, x)
+		if n := fr.replaceFunc(x, a, fr.info.Uses[a.(*ast.Ident)]); n != nil {
 			return n
 		}
 		return fr.hook(a, x, false)
@@ -88,6 +86,22 @@ func (fr *fileRewriter) rvalue(e dst.Expr) dst.Expr {
 		x.X = fr.rvalue(x.X)
 	}
 	return e
+}
+
+// replaceFunc returns the replacement of x, which names the function obj
+// used as a value, or nil if obj needs none (see replaceObj and
+// atomicFunc).
+func (fr *fileRewriter) replaceFunc(x dst.Expr, a ast.Expr, obj types.Object) dst.Expr {
+	var n dst.Expr
+	if r := fr.replaceObj(obj); r != "" {
+		n = fr.rt(r)
+	} else if r := atomicFunc(obj); r != "" {
+		n = fr.funcValue(obj.Type().(*types.Signature), r, siteLit(fr.newSite(a, false)))
+	}
+	if n != nil {
+		moveDecs(n, x)
+	}
+	return n
 }
 
 func (fr *fileRewriter) rvalueOpt(e dst.Expr) dst.Expr {
@@ -387,10 +401,7 @@ func (fr *fileRewriter) isMap(a ast.Expr) bool {
 func (fr *fileRewriter) selector(x *dst.SelectorExpr, a *ast.SelectorExpr) dst.Expr {
 	sel, ok := fr.info.Selections[a]
 	if !ok {
-		obj := fr.info.Uses[a.Sel]
-		if r := fr.replaceObj(obj); r != "" {
-			n := fr.rt(r)
-			moveDecs(n, x)
+		if n := fr.replaceFunc(x, a, fr.info.Uses[a.Sel]); n != nil {
 			return n
 		}
 		return fr.hook(a, x, false)

@@ -2,6 +2,7 @@ package instrument
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 
 	"github.com/dave/dst"
@@ -10,8 +11,11 @@ import (
 // replaceObj returns the name of the runtime function that replaces uses
 // of obj, a function whose synchronization or exit the detector must see,
 // or "" if obj is not one: os.Exit, sync.OnceFunc, OnceValue and
-// OnceValues, and every function of sync/atomic. The replacements have
-// the signatures of the originals, so they serve as values too.
+// OnceValues, and time.NewTimer, After, NewTicker and Tick, whose channels
+// are sent on from inside the Go runtime. The replacements have the
+// signatures of the originals, so they serve as values too. The functions
+// of sync/atomic are replaced too (see atomicFunc), by wrappers that take
+// a site.
 func (fr *fileRewriter) replaceObj(obj types.Object) string {
 	fn, ok := obj.(*types.Func)
 	if !ok || fn.Pkg() == nil {
@@ -30,10 +34,103 @@ func (fr *fileRewriter) replaceObj(obj types.Object) string {
 		case "OnceFunc", "OnceValue", "OnceValues":
 			return fn.Name()
 		}
-	case "sync/atomic":
-		return "Atomic" + fn.Name()
+	case "time":
+		switch fn.Name() {
+		case "NewTimer", "After", "NewTicker", "Tick":
+			return fn.Name()
+		}
 	}
 	return ""
+}
+
+// atomicFunc returns the runtime wrapper of obj if it is a function of
+// sync/atomic, and "". The wrapper takes the site of the atomic access as
+// an extra last parameter.
+func atomicFunc(obj types.Object) string {
+	fn, ok := obj.(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "sync/atomic" {
+		return ""
+	}
+	if sig, ok := fn.Type().(*types.Signature); !ok || sig.Recv() != nil {
+		return ""
+	}
+	return "Atomic" + fn.Name()
+}
+
+// calleeObj returns the function or method that the callee expression fun
+// names, or nil.
+func (fr *fileRewriter) calleeObj(fun ast.Expr) types.Object {
+	switch f := ast.Unparen(fun).(type) {
+	case *ast.Ident:
+		return fr.info.Uses[f]
+	case *ast.SelectorExpr:
+		if sel, ok := fr.info.Selections[f]; ok {
+			return sel.Obj()
+		}
+		return fr.info.Uses[f.Sel]
+	case *ast.IndexExpr:
+		return fr.calleeObj(f.X)
+	case *ast.IndexListExpr:
+		return fr.calleeObj(f.X)
+	}
+	return nil
+}
+
+// atomicSite numbers the site of an atomic operation on the memory that
+// the address addr points to, marked global when addr is &v for a
+// package-level variable v.
+func (fr *fileRewriter) atomicSite(call ast.Node, addr ast.Expr) dst.Expr {
+	global := false
+	if u, ok := ast.Unparen(addr).(*ast.UnaryExpr); ok && u.Op == token.AND {
+		_, global = fr.isShared(u.X)
+	}
+	return siteLit(fr.newSite(call, global))
+}
+
+// atomicCall rewrites a call of a function of sync/atomic to its wrapper:
+// atomic.AddInt64(&x, 1) becomes racegenrt.AtomicAddInt64(&x, 1, site).
+func (fr *fileRewriter) atomicCall(x *dst.CallExpr, a *ast.CallExpr, name string) dst.Expr {
+	fr.rvalues(x.Args)
+	if len(a.Args) == 0 {
+		return x
+	}
+	args := append(append([]dst.Expr{}, x.Args...), fr.atomicSite(a, a.Args[0]))
+	n := fr.rtCall(name, args...)
+	moveDecs(n, x)
+	return n
+}
+
+// funcValue returns a function literal with the signature sig that calls
+// the runtime function name with its parameters, then the extra
+// arguments: a function value for a wrapper whose signature differs from
+// the original's. It returns nil if sig cannot be spelled in this file.
+func (fr *fileRewriter) funcValue(sig *types.Signature, name string, extra ...dst.Expr) dst.Expr {
+	ft, ok := fr.typeExpr(types.NewSignatureType(nil, nil, nil, sig.Params(), sig.Results(), sig.Variadic()))
+	if !ok {
+		return nil
+	}
+	ftype := ft.(*dst.FuncType)
+	var args []dst.Expr
+	var params []*dst.Field
+	for i := 0; i < sig.Params().Len(); i++ {
+		p := fr.temp("p")
+		args = append(args, ident(p))
+		pt, ok := fr.typeExpr(sig.Params().At(i).Type())
+		if !ok {
+			return nil
+		}
+		if sig.Variadic() && i == sig.Params().Len()-1 {
+			pt = &dst.Ellipsis{Elt: pt.(*dst.ArrayType).Elt}
+		}
+		params = append(params, &dst.Field{Names: []*dst.Ident{ident(p)}, Type: pt})
+	}
+	ftype.Params = &dst.FieldList{List: params}
+	call := fr.rtCall(name, append(args, extra...)...)
+	var body dst.Stmt = exprStmt(call)
+	if sig.Results().Len() > 0 {
+		body = &dst.ReturnStmt{Results: []dst.Expr{call}}
+	}
+	return &dst.FuncLit{Type: ftype, Body: &dst.BlockStmt{List: []dst.Stmt{body}}}
 }
 
 // call rewrites a call expression: conversions, builtins, synchronization
@@ -46,6 +143,9 @@ func (fr *fileRewriter) call(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 		case tv.IsBuiltin():
 			return fr.builtin(x, a)
 		}
+	}
+	if name := atomicFunc(fr.calleeObj(a.Fun)); name != "" {
+		return fr.atomicCall(x, a, name)
 	}
 	if n := fr.syncCall(x, a); n != nil {
 		return n
@@ -146,7 +246,7 @@ func (fr *fileRewriter) builtin(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 	case "close":
 		fr.rvalues(x.Args)
 		if len(x.Args) == 1 && !hasTypeParam(fr.typeOf(a.Args[0])) {
-			n := fr.rtCall("Close", x.Args[0])
+			n := fr.rtCall("Close", x.Args[0], siteLit(fr.newSite(a, false)))
 			moveDecs(n, x)
 			return n
 		}

@@ -9,7 +9,8 @@ import (
 )
 
 // Channel operations become the runtime's wrappers (Send, Recv, Recv2,
-// Close). A select and a range over a channel keep their shape, so that
+// Close). As in go build -race, a send reads the channel object and a
+// close writes it, so Send, Close and ChanPreSend take a site. A select and a range over a channel keep their shape, so that
 // the runtime's Chan handles bracket each communication: the hook before
 // the operation runs before the select (for every case) or before each
 // receive of the range, and the hook after it first thing in the chosen
@@ -64,7 +65,7 @@ func (fr *fileRewriter) send(s *dst.SendStmt) dst.Stmt {
 	c, v, h := fr.temp("ch"), fr.temp("v"), fr.temp("h")
 	b := block(
 		define([]string{c, v}, s.Chan, s.Value),
-		define([]string{h}, fr.rtCall("ChanPreSend", fr.rtCall("ChanOf", ident(c)))),
+		define([]string{h}, fr.rtCall("ChanPreSend", fr.rtCall("ChanOf", ident(c)), siteLit(fr.newSite(a, false)))),
 		&dst.SendStmt{Chan: ident(c), Value: ident(v)},
 		exprStmt(&dst.CallExpr{Fun: &dst.SelectorExpr{X: ident(h), Sel: ident("PostSend")}}),
 	)
@@ -82,7 +83,7 @@ func (fr *fileRewriter) sendSimple(s *dst.SendStmt) dst.Stmt {
 	if !direct {
 		return s
 	}
-	n := exprStmt(fr.rtCall("Send", s.Chan, s.Value))
+	n := exprStmt(fr.rtCall("Send", s.Chan, s.Value, siteLit(fr.newSite(a, false))))
 	moveDecs(n, s)
 	return fr.from(n, s)
 }
@@ -153,7 +154,7 @@ func (fr *fileRewriter) selectStmt(s *dst.SelectStmt) (pre []dst.Stmt, core dst.
 				comm.Value = ident(v)
 			}
 			h := fr.temp("h")
-			hooks = append(hooks, define([]string{h}, fr.rtCall("ChanPreSend", fr.rtCall("ChanOf", ident(c)))))
+			hooks = append(hooks, define([]string{h}, fr.rtCall("ChanPreSend", fr.rtCall("ChanOf", ident(c)), siteLit(fr.newSite(a, false)))))
 			prologue = append(prologue, exprStmt(&dst.CallExpr{Fun: &dst.SelectorExpr{X: ident(h), Sel: ident("PostSend")}}))
 		case *dst.ExprStmt:
 			if h := fr.selectRecv(comm.X, &pre, &hooks); h != "" {

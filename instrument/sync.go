@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"go/types"
 	"strconv"
+	"strings"
 
 	"github.com/dave/dst"
 	"github.com/dave/dst/decorator"
@@ -53,9 +54,20 @@ func syncWrapper(obj types.Object) string {
 		return syncWrappers[tname][fn.Name()]
 	case "sync/atomic":
 		return "Atomic" + tname + fn.Name()
+	case "time":
+		// Resetting a timer or ticker rearms a send on its channel
+		// from inside the Go runtime.
+		if fn.Name() == "Reset" && (tname == "Timer" || tname == "Ticker") {
+			return tname + "Reset"
+		}
 	}
 	return ""
 }
+
+// isAtomicWrapper reports whether the runtime function name wraps an
+// atomic operation, and so takes the site of the access as its last
+// argument.
+func isAtomicWrapper(name string) bool { return strings.HasPrefix(name, "Atomic") }
 
 // lockerMethod reports whether sel calls Lock or Unlock through an
 // interface or type parameter that satisfies sync.Locker, and returns the
@@ -103,7 +115,15 @@ func (fr *fileRewriter) syncCall(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 		return nil
 	}
 	fr.rvalues(x.Args)
-	n := fr.rtCall(name, append([]dst.Expr{recv}, x.Args...)...)
+	args := append([]dst.Expr{recv}, x.Args...)
+	if isAtomicWrapper(name) {
+		_, global := fr.isShared(fa.X)
+		if _, ptr := underPointer(fr.typeOf(fa.X)); ptr {
+			global = false
+		}
+		args = append(args, siteLit(fr.newSite(a, global)))
+	}
+	n := fr.rtCall(name, args...)
 	n.Ellipsis = x.Ellipsis
 	moveDecs(n, x)
 	return n
@@ -219,6 +239,9 @@ func (fr *fileRewriter) syncMethodValue(x *dst.SelectorExpr, a *ast.SelectorExpr
 		params = append(params, &dst.Field{Names: []*dst.Ident{ident(p)}, Type: pt})
 	}
 	innerType.Params = &dst.FieldList{List: params}
+	if isAtomicWrapper(name) {
+		args = append(args, siteLit(fr.newSite(a, false)))
+	}
 	call := fr.rtCall(name, args...)
 	call.Ellipsis = sig.Variadic()
 	var body dst.Stmt = exprStmt(call)
@@ -251,7 +274,19 @@ func (fr *fileRewriter) syncMethodExpr(x *dst.SelectorExpr, a *ast.SelectorExpr,
 	if named, ok := sel.Recv().(*types.Pointer).Elem().(*types.Named); !ok || named.TypeArgs() != nil {
 		return nil // generic: the instantiation would have to be spelled
 	}
-	n := fr.rt(name)
+	var n dst.Expr
+	if isAtomicWrapper(name) {
+		// The wrapper takes a site, so it cannot stand for the method.
+		sig, ok := sel.Type().(*types.Signature)
+		if !ok {
+			return nil
+		}
+		if n = fr.funcValue(sig, name, siteLit(fr.newSite(a, false))); n == nil {
+			return nil
+		}
+	} else {
+		n = fr.rt(name)
+	}
 	moveDecs(n, x)
 	return n
 }
