@@ -14,7 +14,15 @@ const (
 	atomicRMW
 )
 
-func atomicPre(addr uintptr, kind int) *syncVar {
+// atomicPre is called before an atomic operation on the size bytes at
+// addr: it records the operation as an atomic access and, for stores and
+// read-modify-writes, releases.
+func atomicPre(addr, size uintptr, kind int, site uint64) *syncVar {
+	o := opAtomic
+	if kind != atomicLoad {
+		o |= opWrite
+	}
+	access(addr, size, site, o)
 	t := current()
 	sv := lookupSync(t, addr)
 	if kind != atomicLoad {
@@ -23,6 +31,8 @@ func atomicPre(addr uintptr, kind int) *syncVar {
 	return sv
 }
 
+// atomicPost is called after the operation: loads and read-modify-writes
+// acquire.
 func atomicPost(sv *syncVar, kind int) {
 	if kind != atomicStore {
 		sv.acquire(current())

@@ -8,603 +8,603 @@ import (
 )
 
 // AtomicLoadInt32 is atomic.LoadInt32, ordered as an acquire.
-func AtomicLoadInt32(addr *int32) int32 {
-	sv := atomicPre(addrOf(addr), 0)
+func AtomicLoadInt32(addr *int32, site uint64) int32 {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 0, site)
 	defer atomicPost(sv, 0)
 	return atomic.LoadInt32(addr)
 }
 
 // AtomicStoreInt32 is atomic.StoreInt32, ordered as a release.
-func AtomicStoreInt32(addr *int32, val int32) {
-	sv := atomicPre(addrOf(addr), 1)
+func AtomicStoreInt32(addr *int32, val int32, site uint64) {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 1, site)
 	atomic.StoreInt32(addr, val)
 	atomicPost(sv, 1)
 }
 
 // AtomicSwapInt32 is atomic.SwapInt32, ordered as a release and an acquire.
-func AtomicSwapInt32(addr *int32, new int32) (old int32) {
-	sv := atomicPre(addrOf(addr), 2)
+func AtomicSwapInt32(addr *int32, new int32, site uint64) (old int32) {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
 	defer atomicPost(sv, 2)
 	return atomic.SwapInt32(addr, new)
 }
 
 // AtomicCompareAndSwapInt32 is atomic.CompareAndSwapInt32, ordered as a release and an acquire.
-func AtomicCompareAndSwapInt32(addr *int32, old, new int32) (swapped bool) {
-	sv := atomicPre(addrOf(addr), 2)
+func AtomicCompareAndSwapInt32(addr *int32, old, new int32, site uint64) (swapped bool) {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
 	defer atomicPost(sv, 2)
 	return atomic.CompareAndSwapInt32(addr, old, new)
 }
 
 // AtomicAddInt32 is atomic.AddInt32, ordered as a release and an acquire.
-func AtomicAddInt32(addr *int32, delta int32) (new int32) {
-	sv := atomicPre(addrOf(addr), 2)
+func AtomicAddInt32(addr *int32, delta int32, site uint64) (new int32) {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
 	defer atomicPost(sv, 2)
 	return atomic.AddInt32(addr, delta)
 }
 
 // AtomicAndInt32 is atomic.AndInt32, ordered as a release and an acquire.
-func AtomicAndInt32(addr *int32, mask int32) (old int32) {
-	sv := atomicPre(addrOf(addr), 2)
+func AtomicAndInt32(addr *int32, mask int32, site uint64) (old int32) {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
 	defer atomicPost(sv, 2)
 	return atomic.AndInt32(addr, mask)
 }
 
 // AtomicOrInt32 is atomic.OrInt32, ordered as a release and an acquire.
-func AtomicOrInt32(addr *int32, mask int32) (old int32) {
-	sv := atomicPre(addrOf(addr), 2)
+func AtomicOrInt32(addr *int32, mask int32, site uint64) (old int32) {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
 	defer atomicPost(sv, 2)
 	return atomic.OrInt32(addr, mask)
 }
 
 // AtomicLoadInt64 is atomic.LoadInt64, ordered as an acquire.
-func AtomicLoadInt64(addr *int64) int64 {
-	sv := atomicPre(addrOf(addr), 0)
+func AtomicLoadInt64(addr *int64, site uint64) int64 {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 0, site)
 	defer atomicPost(sv, 0)
 	return atomic.LoadInt64(addr)
 }
 
 // AtomicStoreInt64 is atomic.StoreInt64, ordered as a release.
-func AtomicStoreInt64(addr *int64, val int64) {
-	sv := atomicPre(addrOf(addr), 1)
+func AtomicStoreInt64(addr *int64, val int64, site uint64) {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 1, site)
 	atomic.StoreInt64(addr, val)
 	atomicPost(sv, 1)
 }
 
 // AtomicSwapInt64 is atomic.SwapInt64, ordered as a release and an acquire.
-func AtomicSwapInt64(addr *int64, new int64) (old int64) {
-	sv := atomicPre(addrOf(addr), 2)
+func AtomicSwapInt64(addr *int64, new int64, site uint64) (old int64) {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
 	defer atomicPost(sv, 2)
 	return atomic.SwapInt64(addr, new)
 }
 
 // AtomicCompareAndSwapInt64 is atomic.CompareAndSwapInt64, ordered as a release and an acquire.
-func AtomicCompareAndSwapInt64(addr *int64, old, new int64) (swapped bool) {
-	sv := atomicPre(addrOf(addr), 2)
+func AtomicCompareAndSwapInt64(addr *int64, old, new int64, site uint64) (swapped bool) {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
 	defer atomicPost(sv, 2)
 	return atomic.CompareAndSwapInt64(addr, old, new)
 }
 
 // AtomicAddInt64 is atomic.AddInt64, ordered as a release and an acquire.
-func AtomicAddInt64(addr *int64, delta int64) (new int64) {
-	sv := atomicPre(addrOf(addr), 2)
+func AtomicAddInt64(addr *int64, delta int64, site uint64) (new int64) {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
 	defer atomicPost(sv, 2)
 	return atomic.AddInt64(addr, delta)
 }
 
 // AtomicAndInt64 is atomic.AndInt64, ordered as a release and an acquire.
-func AtomicAndInt64(addr *int64, mask int64) (old int64) {
-	sv := atomicPre(addrOf(addr), 2)
+func AtomicAndInt64(addr *int64, mask int64, site uint64) (old int64) {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
 	defer atomicPost(sv, 2)
 	return atomic.AndInt64(addr, mask)
 }
 
 // AtomicOrInt64 is atomic.OrInt64, ordered as a release and an acquire.
-func AtomicOrInt64(addr *int64, mask int64) (old int64) {
-	sv := atomicPre(addrOf(addr), 2)
+func AtomicOrInt64(addr *int64, mask int64, site uint64) (old int64) {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
 	defer atomicPost(sv, 2)
 	return atomic.OrInt64(addr, mask)
 }
 
 // AtomicLoadUint32 is atomic.LoadUint32, ordered as an acquire.
-func AtomicLoadUint32(addr *uint32) uint32 {
-	sv := atomicPre(addrOf(addr), 0)
+func AtomicLoadUint32(addr *uint32, site uint64) uint32 {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 0, site)
 	defer atomicPost(sv, 0)
 	return atomic.LoadUint32(addr)
 }
 
 // AtomicStoreUint32 is atomic.StoreUint32, ordered as a release.
-func AtomicStoreUint32(addr *uint32, val uint32) {
-	sv := atomicPre(addrOf(addr), 1)
+func AtomicStoreUint32(addr *uint32, val uint32, site uint64) {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 1, site)
 	atomic.StoreUint32(addr, val)
 	atomicPost(sv, 1)
 }
 
 // AtomicSwapUint32 is atomic.SwapUint32, ordered as a release and an acquire.
-func AtomicSwapUint32(addr *uint32, new uint32) (old uint32) {
-	sv := atomicPre(addrOf(addr), 2)
+func AtomicSwapUint32(addr *uint32, new uint32, site uint64) (old uint32) {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
 	defer atomicPost(sv, 2)
 	return atomic.SwapUint32(addr, new)
 }
 
 // AtomicCompareAndSwapUint32 is atomic.CompareAndSwapUint32, ordered as a release and an acquire.
-func AtomicCompareAndSwapUint32(addr *uint32, old, new uint32) (swapped bool) {
-	sv := atomicPre(addrOf(addr), 2)
+func AtomicCompareAndSwapUint32(addr *uint32, old, new uint32, site uint64) (swapped bool) {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
 	defer atomicPost(sv, 2)
 	return atomic.CompareAndSwapUint32(addr, old, new)
 }
 
 // AtomicAddUint32 is atomic.AddUint32, ordered as a release and an acquire.
-func AtomicAddUint32(addr *uint32, delta uint32) (new uint32) {
-	sv := atomicPre(addrOf(addr), 2)
+func AtomicAddUint32(addr *uint32, delta uint32, site uint64) (new uint32) {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
 	defer atomicPost(sv, 2)
 	return atomic.AddUint32(addr, delta)
 }
 
 // AtomicAndUint32 is atomic.AndUint32, ordered as a release and an acquire.
-func AtomicAndUint32(addr *uint32, mask uint32) (old uint32) {
-	sv := atomicPre(addrOf(addr), 2)
+func AtomicAndUint32(addr *uint32, mask uint32, site uint64) (old uint32) {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
 	defer atomicPost(sv, 2)
 	return atomic.AndUint32(addr, mask)
 }
 
 // AtomicOrUint32 is atomic.OrUint32, ordered as a release and an acquire.
-func AtomicOrUint32(addr *uint32, mask uint32) (old uint32) {
-	sv := atomicPre(addrOf(addr), 2)
+func AtomicOrUint32(addr *uint32, mask uint32, site uint64) (old uint32) {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
 	defer atomicPost(sv, 2)
 	return atomic.OrUint32(addr, mask)
 }
 
 // AtomicLoadUint64 is atomic.LoadUint64, ordered as an acquire.
-func AtomicLoadUint64(addr *uint64) uint64 {
-	sv := atomicPre(addrOf(addr), 0)
+func AtomicLoadUint64(addr *uint64, site uint64) uint64 {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 0, site)
 	defer atomicPost(sv, 0)
 	return atomic.LoadUint64(addr)
 }
 
 // AtomicStoreUint64 is atomic.StoreUint64, ordered as a release.
-func AtomicStoreUint64(addr *uint64, val uint64) {
-	sv := atomicPre(addrOf(addr), 1)
+func AtomicStoreUint64(addr *uint64, val uint64, site uint64) {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 1, site)
 	atomic.StoreUint64(addr, val)
 	atomicPost(sv, 1)
 }
 
 // AtomicSwapUint64 is atomic.SwapUint64, ordered as a release and an acquire.
-func AtomicSwapUint64(addr *uint64, new uint64) (old uint64) {
-	sv := atomicPre(addrOf(addr), 2)
+func AtomicSwapUint64(addr *uint64, new uint64, site uint64) (old uint64) {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
 	defer atomicPost(sv, 2)
 	return atomic.SwapUint64(addr, new)
 }
 
 // AtomicCompareAndSwapUint64 is atomic.CompareAndSwapUint64, ordered as a release and an acquire.
-func AtomicCompareAndSwapUint64(addr *uint64, old, new uint64) (swapped bool) {
-	sv := atomicPre(addrOf(addr), 2)
+func AtomicCompareAndSwapUint64(addr *uint64, old, new uint64, site uint64) (swapped bool) {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
 	defer atomicPost(sv, 2)
 	return atomic.CompareAndSwapUint64(addr, old, new)
 }
 
 // AtomicAddUint64 is atomic.AddUint64, ordered as a release and an acquire.
-func AtomicAddUint64(addr *uint64, delta uint64) (new uint64) {
-	sv := atomicPre(addrOf(addr), 2)
+func AtomicAddUint64(addr *uint64, delta uint64, site uint64) (new uint64) {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
 	defer atomicPost(sv, 2)
 	return atomic.AddUint64(addr, delta)
 }
 
 // AtomicAndUint64 is atomic.AndUint64, ordered as a release and an acquire.
-func AtomicAndUint64(addr *uint64, mask uint64) (old uint64) {
-	sv := atomicPre(addrOf(addr), 2)
+func AtomicAndUint64(addr *uint64, mask uint64, site uint64) (old uint64) {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
 	defer atomicPost(sv, 2)
 	return atomic.AndUint64(addr, mask)
 }
 
 // AtomicOrUint64 is atomic.OrUint64, ordered as a release and an acquire.
-func AtomicOrUint64(addr *uint64, mask uint64) (old uint64) {
-	sv := atomicPre(addrOf(addr), 2)
+func AtomicOrUint64(addr *uint64, mask uint64, site uint64) (old uint64) {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
 	defer atomicPost(sv, 2)
 	return atomic.OrUint64(addr, mask)
 }
 
 // AtomicLoadUintptr is atomic.LoadUintptr, ordered as an acquire.
-func AtomicLoadUintptr(addr *uintptr) uintptr {
-	sv := atomicPre(addrOf(addr), 0)
+func AtomicLoadUintptr(addr *uintptr, site uint64) uintptr {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 0, site)
 	defer atomicPost(sv, 0)
 	return atomic.LoadUintptr(addr)
 }
 
 // AtomicStoreUintptr is atomic.StoreUintptr, ordered as a release.
-func AtomicStoreUintptr(addr *uintptr, val uintptr) {
-	sv := atomicPre(addrOf(addr), 1)
+func AtomicStoreUintptr(addr *uintptr, val uintptr, site uint64) {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 1, site)
 	atomic.StoreUintptr(addr, val)
 	atomicPost(sv, 1)
 }
 
 // AtomicSwapUintptr is atomic.SwapUintptr, ordered as a release and an acquire.
-func AtomicSwapUintptr(addr *uintptr, new uintptr) (old uintptr) {
-	sv := atomicPre(addrOf(addr), 2)
+func AtomicSwapUintptr(addr *uintptr, new uintptr, site uint64) (old uintptr) {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
 	defer atomicPost(sv, 2)
 	return atomic.SwapUintptr(addr, new)
 }
 
 // AtomicCompareAndSwapUintptr is atomic.CompareAndSwapUintptr, ordered as a release and an acquire.
-func AtomicCompareAndSwapUintptr(addr *uintptr, old, new uintptr) (swapped bool) {
-	sv := atomicPre(addrOf(addr), 2)
+func AtomicCompareAndSwapUintptr(addr *uintptr, old, new uintptr, site uint64) (swapped bool) {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
 	defer atomicPost(sv, 2)
 	return atomic.CompareAndSwapUintptr(addr, old, new)
 }
 
 // AtomicAddUintptr is atomic.AddUintptr, ordered as a release and an acquire.
-func AtomicAddUintptr(addr *uintptr, delta uintptr) (new uintptr) {
-	sv := atomicPre(addrOf(addr), 2)
+func AtomicAddUintptr(addr *uintptr, delta uintptr, site uint64) (new uintptr) {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
 	defer atomicPost(sv, 2)
 	return atomic.AddUintptr(addr, delta)
 }
 
 // AtomicAndUintptr is atomic.AndUintptr, ordered as a release and an acquire.
-func AtomicAndUintptr(addr *uintptr, mask uintptr) (old uintptr) {
-	sv := atomicPre(addrOf(addr), 2)
+func AtomicAndUintptr(addr *uintptr, mask uintptr, site uint64) (old uintptr) {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
 	defer atomicPost(sv, 2)
 	return atomic.AndUintptr(addr, mask)
 }
 
 // AtomicOrUintptr is atomic.OrUintptr, ordered as a release and an acquire.
-func AtomicOrUintptr(addr *uintptr, mask uintptr) (old uintptr) {
-	sv := atomicPre(addrOf(addr), 2)
+func AtomicOrUintptr(addr *uintptr, mask uintptr, site uint64) (old uintptr) {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
 	defer atomicPost(sv, 2)
 	return atomic.OrUintptr(addr, mask)
 }
 
 // AtomicLoadPointer is atomic.LoadPointer, ordered as an acquire.
-func AtomicLoadPointer(addr *unsafe.Pointer) (val unsafe.Pointer) {
-	sv := atomicPre(addrOf(addr), 0)
+func AtomicLoadPointer(addr *unsafe.Pointer, site uint64) (val unsafe.Pointer) {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 0, site)
 	defer atomicPost(sv, 0)
 	return atomic.LoadPointer(addr)
 }
 
 // AtomicStorePointer is atomic.StorePointer, ordered as a release.
-func AtomicStorePointer(addr *unsafe.Pointer, val unsafe.Pointer) {
-	sv := atomicPre(addrOf(addr), 1)
+func AtomicStorePointer(addr *unsafe.Pointer, val unsafe.Pointer, site uint64) {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 1, site)
 	atomic.StorePointer(addr, val)
 	atomicPost(sv, 1)
 }
 
 // AtomicSwapPointer is atomic.SwapPointer, ordered as a release and an acquire.
-func AtomicSwapPointer(addr *unsafe.Pointer, new unsafe.Pointer) (old unsafe.Pointer) {
-	sv := atomicPre(addrOf(addr), 2)
+func AtomicSwapPointer(addr *unsafe.Pointer, new unsafe.Pointer, site uint64) (old unsafe.Pointer) {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
 	defer atomicPost(sv, 2)
 	return atomic.SwapPointer(addr, new)
 }
 
 // AtomicCompareAndSwapPointer is atomic.CompareAndSwapPointer, ordered as a release and an acquire.
-func AtomicCompareAndSwapPointer(addr *unsafe.Pointer, old, new unsafe.Pointer) (swapped bool) {
-	sv := atomicPre(addrOf(addr), 2)
+func AtomicCompareAndSwapPointer(addr *unsafe.Pointer, old, new unsafe.Pointer, site uint64) (swapped bool) {
+	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
 	defer atomicPost(sv, 2)
 	return atomic.CompareAndSwapPointer(addr, old, new)
 }
 
 // AtomicInt32Load is (*atomic.Int32).Load, ordered as an acquire.
-func AtomicInt32Load(x *atomic.Int32) int32 {
-	sv := atomicPre(addrOf(x), 0)
+func AtomicInt32Load(x *atomic.Int32, site uint64) int32 {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
 	defer atomicPost(sv, 0)
 	return x.Load()
 }
 
 // AtomicInt32Store is (*atomic.Int32).Store, ordered as a release.
-func AtomicInt32Store(x *atomic.Int32, val int32) {
-	sv := atomicPre(addrOf(x), 1)
+func AtomicInt32Store(x *atomic.Int32, val int32, site uint64) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 1, site)
 	x.Store(val)
 	atomicPost(sv, 1)
 }
 
 // AtomicInt32Swap is (*atomic.Int32).Swap, ordered as a release and an acquire.
-func AtomicInt32Swap(x *atomic.Int32, new int32) (old int32) {
-	sv := atomicPre(addrOf(x), 2)
+func AtomicInt32Swap(x *atomic.Int32, new int32, site uint64) (old int32) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	defer atomicPost(sv, 2)
 	return x.Swap(new)
 }
 
 // AtomicInt32CompareAndSwap is (*atomic.Int32).CompareAndSwap, ordered as a release and an acquire.
-func AtomicInt32CompareAndSwap(x *atomic.Int32, old, new int32) (swapped bool) {
-	sv := atomicPre(addrOf(x), 2)
+func AtomicInt32CompareAndSwap(x *atomic.Int32, old, new int32, site uint64) (swapped bool) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	defer atomicPost(sv, 2)
 	return x.CompareAndSwap(old, new)
 }
 
 // AtomicInt32Add is (*atomic.Int32).Add, ordered as a release and an acquire.
-func AtomicInt32Add(x *atomic.Int32, delta int32) (new int32) {
-	sv := atomicPre(addrOf(x), 2)
+func AtomicInt32Add(x *atomic.Int32, delta int32, site uint64) (new int32) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	defer atomicPost(sv, 2)
 	return x.Add(delta)
 }
 
 // AtomicInt32And is (*atomic.Int32).And, ordered as a release and an acquire.
-func AtomicInt32And(x *atomic.Int32, mask int32) (old int32) {
-	sv := atomicPre(addrOf(x), 2)
+func AtomicInt32And(x *atomic.Int32, mask int32, site uint64) (old int32) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	defer atomicPost(sv, 2)
 	return x.And(mask)
 }
 
 // AtomicInt32Or is (*atomic.Int32).Or, ordered as a release and an acquire.
-func AtomicInt32Or(x *atomic.Int32, mask int32) (old int32) {
-	sv := atomicPre(addrOf(x), 2)
+func AtomicInt32Or(x *atomic.Int32, mask int32, site uint64) (old int32) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	defer atomicPost(sv, 2)
 	return x.Or(mask)
 }
 
 // AtomicInt64Load is (*atomic.Int64).Load, ordered as an acquire.
-func AtomicInt64Load(x *atomic.Int64) int64 {
-	sv := atomicPre(addrOf(x), 0)
+func AtomicInt64Load(x *atomic.Int64, site uint64) int64 {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
 	defer atomicPost(sv, 0)
 	return x.Load()
 }
 
 // AtomicInt64Store is (*atomic.Int64).Store, ordered as a release.
-func AtomicInt64Store(x *atomic.Int64, val int64) {
-	sv := atomicPre(addrOf(x), 1)
+func AtomicInt64Store(x *atomic.Int64, val int64, site uint64) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 1, site)
 	x.Store(val)
 	atomicPost(sv, 1)
 }
 
 // AtomicInt64Swap is (*atomic.Int64).Swap, ordered as a release and an acquire.
-func AtomicInt64Swap(x *atomic.Int64, new int64) (old int64) {
-	sv := atomicPre(addrOf(x), 2)
+func AtomicInt64Swap(x *atomic.Int64, new int64, site uint64) (old int64) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	defer atomicPost(sv, 2)
 	return x.Swap(new)
 }
 
 // AtomicInt64CompareAndSwap is (*atomic.Int64).CompareAndSwap, ordered as a release and an acquire.
-func AtomicInt64CompareAndSwap(x *atomic.Int64, old, new int64) (swapped bool) {
-	sv := atomicPre(addrOf(x), 2)
+func AtomicInt64CompareAndSwap(x *atomic.Int64, old, new int64, site uint64) (swapped bool) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	defer atomicPost(sv, 2)
 	return x.CompareAndSwap(old, new)
 }
 
 // AtomicInt64Add is (*atomic.Int64).Add, ordered as a release and an acquire.
-func AtomicInt64Add(x *atomic.Int64, delta int64) (new int64) {
-	sv := atomicPre(addrOf(x), 2)
+func AtomicInt64Add(x *atomic.Int64, delta int64, site uint64) (new int64) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	defer atomicPost(sv, 2)
 	return x.Add(delta)
 }
 
 // AtomicInt64And is (*atomic.Int64).And, ordered as a release and an acquire.
-func AtomicInt64And(x *atomic.Int64, mask int64) (old int64) {
-	sv := atomicPre(addrOf(x), 2)
+func AtomicInt64And(x *atomic.Int64, mask int64, site uint64) (old int64) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	defer atomicPost(sv, 2)
 	return x.And(mask)
 }
 
 // AtomicInt64Or is (*atomic.Int64).Or, ordered as a release and an acquire.
-func AtomicInt64Or(x *atomic.Int64, mask int64) (old int64) {
-	sv := atomicPre(addrOf(x), 2)
+func AtomicInt64Or(x *atomic.Int64, mask int64, site uint64) (old int64) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	defer atomicPost(sv, 2)
 	return x.Or(mask)
 }
 
 // AtomicUint32Load is (*atomic.Uint32).Load, ordered as an acquire.
-func AtomicUint32Load(x *atomic.Uint32) uint32 {
-	sv := atomicPre(addrOf(x), 0)
+func AtomicUint32Load(x *atomic.Uint32, site uint64) uint32 {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
 	defer atomicPost(sv, 0)
 	return x.Load()
 }
 
 // AtomicUint32Store is (*atomic.Uint32).Store, ordered as a release.
-func AtomicUint32Store(x *atomic.Uint32, val uint32) {
-	sv := atomicPre(addrOf(x), 1)
+func AtomicUint32Store(x *atomic.Uint32, val uint32, site uint64) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 1, site)
 	x.Store(val)
 	atomicPost(sv, 1)
 }
 
 // AtomicUint32Swap is (*atomic.Uint32).Swap, ordered as a release and an acquire.
-func AtomicUint32Swap(x *atomic.Uint32, new uint32) (old uint32) {
-	sv := atomicPre(addrOf(x), 2)
+func AtomicUint32Swap(x *atomic.Uint32, new uint32, site uint64) (old uint32) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	defer atomicPost(sv, 2)
 	return x.Swap(new)
 }
 
 // AtomicUint32CompareAndSwap is (*atomic.Uint32).CompareAndSwap, ordered as a release and an acquire.
-func AtomicUint32CompareAndSwap(x *atomic.Uint32, old, new uint32) (swapped bool) {
-	sv := atomicPre(addrOf(x), 2)
+func AtomicUint32CompareAndSwap(x *atomic.Uint32, old, new uint32, site uint64) (swapped bool) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	defer atomicPost(sv, 2)
 	return x.CompareAndSwap(old, new)
 }
 
 // AtomicUint32Add is (*atomic.Uint32).Add, ordered as a release and an acquire.
-func AtomicUint32Add(x *atomic.Uint32, delta uint32) (new uint32) {
-	sv := atomicPre(addrOf(x), 2)
+func AtomicUint32Add(x *atomic.Uint32, delta uint32, site uint64) (new uint32) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	defer atomicPost(sv, 2)
 	return x.Add(delta)
 }
 
 // AtomicUint32And is (*atomic.Uint32).And, ordered as a release and an acquire.
-func AtomicUint32And(x *atomic.Uint32, mask uint32) (old uint32) {
-	sv := atomicPre(addrOf(x), 2)
+func AtomicUint32And(x *atomic.Uint32, mask uint32, site uint64) (old uint32) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	defer atomicPost(sv, 2)
 	return x.And(mask)
 }
 
 // AtomicUint32Or is (*atomic.Uint32).Or, ordered as a release and an acquire.
-func AtomicUint32Or(x *atomic.Uint32, mask uint32) (old uint32) {
-	sv := atomicPre(addrOf(x), 2)
+func AtomicUint32Or(x *atomic.Uint32, mask uint32, site uint64) (old uint32) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	defer atomicPost(sv, 2)
 	return x.Or(mask)
 }
 
 // AtomicUint64Load is (*atomic.Uint64).Load, ordered as an acquire.
-func AtomicUint64Load(x *atomic.Uint64) uint64 {
-	sv := atomicPre(addrOf(x), 0)
+func AtomicUint64Load(x *atomic.Uint64, site uint64) uint64 {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
 	defer atomicPost(sv, 0)
 	return x.Load()
 }
 
 // AtomicUint64Store is (*atomic.Uint64).Store, ordered as a release.
-func AtomicUint64Store(x *atomic.Uint64, val uint64) {
-	sv := atomicPre(addrOf(x), 1)
+func AtomicUint64Store(x *atomic.Uint64, val uint64, site uint64) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 1, site)
 	x.Store(val)
 	atomicPost(sv, 1)
 }
 
 // AtomicUint64Swap is (*atomic.Uint64).Swap, ordered as a release and an acquire.
-func AtomicUint64Swap(x *atomic.Uint64, new uint64) (old uint64) {
-	sv := atomicPre(addrOf(x), 2)
+func AtomicUint64Swap(x *atomic.Uint64, new uint64, site uint64) (old uint64) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	defer atomicPost(sv, 2)
 	return x.Swap(new)
 }
 
 // AtomicUint64CompareAndSwap is (*atomic.Uint64).CompareAndSwap, ordered as a release and an acquire.
-func AtomicUint64CompareAndSwap(x *atomic.Uint64, old, new uint64) (swapped bool) {
-	sv := atomicPre(addrOf(x), 2)
+func AtomicUint64CompareAndSwap(x *atomic.Uint64, old, new uint64, site uint64) (swapped bool) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	defer atomicPost(sv, 2)
 	return x.CompareAndSwap(old, new)
 }
 
 // AtomicUint64Add is (*atomic.Uint64).Add, ordered as a release and an acquire.
-func AtomicUint64Add(x *atomic.Uint64, delta uint64) (new uint64) {
-	sv := atomicPre(addrOf(x), 2)
+func AtomicUint64Add(x *atomic.Uint64, delta uint64, site uint64) (new uint64) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	defer atomicPost(sv, 2)
 	return x.Add(delta)
 }
 
 // AtomicUint64And is (*atomic.Uint64).And, ordered as a release and an acquire.
-func AtomicUint64And(x *atomic.Uint64, mask uint64) (old uint64) {
-	sv := atomicPre(addrOf(x), 2)
+func AtomicUint64And(x *atomic.Uint64, mask uint64, site uint64) (old uint64) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	defer atomicPost(sv, 2)
 	return x.And(mask)
 }
 
 // AtomicUint64Or is (*atomic.Uint64).Or, ordered as a release and an acquire.
-func AtomicUint64Or(x *atomic.Uint64, mask uint64) (old uint64) {
-	sv := atomicPre(addrOf(x), 2)
+func AtomicUint64Or(x *atomic.Uint64, mask uint64, site uint64) (old uint64) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	defer atomicPost(sv, 2)
 	return x.Or(mask)
 }
 
 // AtomicUintptrLoad is (*atomic.Uintptr).Load, ordered as an acquire.
-func AtomicUintptrLoad(x *atomic.Uintptr) uintptr {
-	sv := atomicPre(addrOf(x), 0)
+func AtomicUintptrLoad(x *atomic.Uintptr, site uint64) uintptr {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
 	defer atomicPost(sv, 0)
 	return x.Load()
 }
 
 // AtomicUintptrStore is (*atomic.Uintptr).Store, ordered as a release.
-func AtomicUintptrStore(x *atomic.Uintptr, val uintptr) {
-	sv := atomicPre(addrOf(x), 1)
+func AtomicUintptrStore(x *atomic.Uintptr, val uintptr, site uint64) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 1, site)
 	x.Store(val)
 	atomicPost(sv, 1)
 }
 
 // AtomicUintptrSwap is (*atomic.Uintptr).Swap, ordered as a release and an acquire.
-func AtomicUintptrSwap(x *atomic.Uintptr, new uintptr) (old uintptr) {
-	sv := atomicPre(addrOf(x), 2)
+func AtomicUintptrSwap(x *atomic.Uintptr, new uintptr, site uint64) (old uintptr) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	defer atomicPost(sv, 2)
 	return x.Swap(new)
 }
 
 // AtomicUintptrCompareAndSwap is (*atomic.Uintptr).CompareAndSwap, ordered as a release and an acquire.
-func AtomicUintptrCompareAndSwap(x *atomic.Uintptr, old, new uintptr) (swapped bool) {
-	sv := atomicPre(addrOf(x), 2)
+func AtomicUintptrCompareAndSwap(x *atomic.Uintptr, old, new uintptr, site uint64) (swapped bool) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	defer atomicPost(sv, 2)
 	return x.CompareAndSwap(old, new)
 }
 
 // AtomicUintptrAdd is (*atomic.Uintptr).Add, ordered as a release and an acquire.
-func AtomicUintptrAdd(x *atomic.Uintptr, delta uintptr) (new uintptr) {
-	sv := atomicPre(addrOf(x), 2)
+func AtomicUintptrAdd(x *atomic.Uintptr, delta uintptr, site uint64) (new uintptr) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	defer atomicPost(sv, 2)
 	return x.Add(delta)
 }
 
 // AtomicUintptrAnd is (*atomic.Uintptr).And, ordered as a release and an acquire.
-func AtomicUintptrAnd(x *atomic.Uintptr, mask uintptr) (old uintptr) {
-	sv := atomicPre(addrOf(x), 2)
+func AtomicUintptrAnd(x *atomic.Uintptr, mask uintptr, site uint64) (old uintptr) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	defer atomicPost(sv, 2)
 	return x.And(mask)
 }
 
 // AtomicUintptrOr is (*atomic.Uintptr).Or, ordered as a release and an acquire.
-func AtomicUintptrOr(x *atomic.Uintptr, mask uintptr) (old uintptr) {
-	sv := atomicPre(addrOf(x), 2)
+func AtomicUintptrOr(x *atomic.Uintptr, mask uintptr, site uint64) (old uintptr) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	defer atomicPost(sv, 2)
 	return x.Or(mask)
 }
 
 // AtomicBoolLoad is (*atomic.Bool).Load, ordered as an acquire.
-func AtomicBoolLoad(x *atomic.Bool) bool {
-	sv := atomicPre(addrOf(x), 0)
+func AtomicBoolLoad(x *atomic.Bool, site uint64) bool {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
 	defer atomicPost(sv, 0)
 	return x.Load()
 }
 
 // AtomicBoolStore is (*atomic.Bool).Store, ordered as a release.
-func AtomicBoolStore(x *atomic.Bool, val bool) {
-	sv := atomicPre(addrOf(x), 1)
+func AtomicBoolStore(x *atomic.Bool, val bool, site uint64) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 1, site)
 	x.Store(val)
 	atomicPost(sv, 1)
 }
 
 // AtomicBoolSwap is (*atomic.Bool).Swap, ordered as a release and an acquire.
-func AtomicBoolSwap(x *atomic.Bool, new bool) (old bool) {
-	sv := atomicPre(addrOf(x), 2)
+func AtomicBoolSwap(x *atomic.Bool, new bool, site uint64) (old bool) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	defer atomicPost(sv, 2)
 	return x.Swap(new)
 }
 
 // AtomicBoolCompareAndSwap is (*atomic.Bool).CompareAndSwap, ordered as a release and an acquire.
-func AtomicBoolCompareAndSwap(x *atomic.Bool, old, new bool) (swapped bool) {
-	sv := atomicPre(addrOf(x), 2)
+func AtomicBoolCompareAndSwap(x *atomic.Bool, old, new bool, site uint64) (swapped bool) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	defer atomicPost(sv, 2)
 	return x.CompareAndSwap(old, new)
 }
 
 // AtomicPointerLoad is (*atomic.Pointer).Load, ordered as an acquire.
-func AtomicPointerLoad[T any](x *atomic.Pointer[T]) *T {
-	sv := atomicPre(addrOf(x), 0)
+func AtomicPointerLoad[T any](x *atomic.Pointer[T], site uint64) *T {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
 	defer atomicPost(sv, 0)
 	return x.Load()
 }
 
 // AtomicPointerStore is (*atomic.Pointer).Store, ordered as a release.
-func AtomicPointerStore[T any](x *atomic.Pointer[T], val *T) {
-	sv := atomicPre(addrOf(x), 1)
+func AtomicPointerStore[T any](x *atomic.Pointer[T], val *T, site uint64) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 1, site)
 	x.Store(val)
 	atomicPost(sv, 1)
 }
 
 // AtomicPointerSwap is (*atomic.Pointer).Swap, ordered as a release and an acquire.
-func AtomicPointerSwap[T any](x *atomic.Pointer[T], new *T) (old *T) {
-	sv := atomicPre(addrOf(x), 2)
+func AtomicPointerSwap[T any](x *atomic.Pointer[T], new *T, site uint64) (old *T) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	defer atomicPost(sv, 2)
 	return x.Swap(new)
 }
 
 // AtomicPointerCompareAndSwap is (*atomic.Pointer).CompareAndSwap, ordered as a release and an acquire.
-func AtomicPointerCompareAndSwap[T any](x *atomic.Pointer[T], old, new *T) (swapped bool) {
-	sv := atomicPre(addrOf(x), 2)
+func AtomicPointerCompareAndSwap[T any](x *atomic.Pointer[T], old, new *T, site uint64) (swapped bool) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	defer atomicPost(sv, 2)
 	return x.CompareAndSwap(old, new)
 }
 
 // AtomicValueLoad is (*atomic.Value).Load, ordered as an acquire.
-func AtomicValueLoad(x *atomic.Value) (val any) {
-	sv := atomicPre(addrOf(x), 0)
+func AtomicValueLoad(x *atomic.Value, site uint64) (val any) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
 	defer atomicPost(sv, 0)
 	return x.Load()
 }
 
 // AtomicValueStore is (*atomic.Value).Store, ordered as a release.
-func AtomicValueStore(x *atomic.Value, val any) {
-	sv := atomicPre(addrOf(x), 1)
+func AtomicValueStore(x *atomic.Value, val any, site uint64) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 1, site)
 	x.Store(val)
 	atomicPost(sv, 1)
 }
 
 // AtomicValueSwap is (*atomic.Value).Swap, ordered as a release and an acquire.
-func AtomicValueSwap(x *atomic.Value, new any) (old any) {
-	sv := atomicPre(addrOf(x), 2)
+func AtomicValueSwap(x *atomic.Value, new any, site uint64) (old any) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	defer atomicPost(sv, 2)
 	return x.Swap(new)
 }
 
 // AtomicValueCompareAndSwap is (*atomic.Value).CompareAndSwap, ordered as a release and an acquire.
-func AtomicValueCompareAndSwap(x *atomic.Value, old, new any) (swapped bool) {
-	sv := atomicPre(addrOf(x), 2)
+func AtomicValueCompareAndSwap(x *atomic.Value, old, new any, site uint64) (swapped bool) {
+	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	defer atomicPost(sv, 2)
 	return x.CompareAndSwap(old, new)
 }

@@ -13,13 +13,17 @@ import "unsafe"
 //     before the send completes": receivers release into the channel's
 //     second clock before receiving, senders acquire it after sending.
 //
+// As in go build -race, a send is also a read of the channel object and a
+// close a write of it, so that a close racing with a send or with another
+// close is reported. Receives are not accesses.
+//
 // Each clock merges all releases rather than pairing the kth send with the
 // kth receive, so the detector may order more than the memory model does:
 // it can hide races, but it cannot report a false one.
 
 // Send is ch <- v.
-func Send[T any](ch chan<- T, v T) {
-	sv := ChanPreSend(chanAddr(unsafe.Pointer(&ch)))
+func Send[T any](ch chan<- T, v T, site uint64) {
+	sv := ChanPreSend(chanAddr(unsafe.Pointer(&ch)), site)
 	ch <- v
 	sv.postSend()
 }
@@ -41,8 +45,8 @@ func Recv2[T any](ch <-chan T) (T, bool) {
 }
 
 // Close is close(ch).
-func Close[T any](ch chan<- T) {
-	ChanPreClose(chanAddr(unsafe.Pointer(&ch)))
+func Close[T any](ch chan<- T, site uint64) {
+	ChanPreClose(chanAddr(unsafe.Pointer(&ch)), site)
 	close(ch)
 }
 
@@ -65,7 +69,8 @@ func chanAddr(p unsafe.Pointer) uintptr { return *(*uintptr)(p) }
 // ChanPreSend is called before a send on the channel at addr (see ChanOf),
 // including a send case of a select, before the select runs. A select
 // calls it for every send case; those not chosen only add ordering.
-func ChanPreSend(addr uintptr) Chan {
+func ChanPreSend(addr uintptr, site uint64) Chan {
+	access(addr, 1, site, opRead)
 	t := current()
 	sv := lookupSync(t, addr)
 	sv.releaseMerge(t)
@@ -82,7 +87,8 @@ func ChanPreRecv(addr uintptr) Chan {
 }
 
 // ChanPreClose is called before close of the channel at addr.
-func ChanPreClose(addr uintptr) {
+func ChanPreClose(addr uintptr, site uint64) {
+	access(addr, 1, site, opWrite)
 	t := current()
 	lookupSync(t, addr).releaseMerge(t)
 }

@@ -16,13 +16,13 @@ import "unsafe"
 
 // R records a read of *p and returns p.
 func R[T any](p *T, site uint64) *T {
-	access(uintptr(unsafe.Pointer(p)), unsafe.Sizeof(*p), site, false)
+	access(uintptr(unsafe.Pointer(p)), unsafe.Sizeof(*p), site, opRead)
 	return p
 }
 
 // W records a write of *p and returns p.
 func W[T any](p *T, site uint64) *T {
-	access(uintptr(unsafe.Pointer(p)), unsafe.Sizeof(*p), site, true)
+	access(uintptr(unsafe.Pointer(p)), unsafe.Sizeof(*p), site, opWrite)
 	return p
 }
 
@@ -31,13 +31,13 @@ func W[T any](p *T, site uint64) *T {
 
 // MapR records a read of the map m and returns m.
 func MapR[M ~map[K]V, K comparable, V any](m M, site uint64) M {
-	access(*(*uintptr)(unsafe.Pointer(&m)), 1, site, false)
+	access(*(*uintptr)(unsafe.Pointer(&m)), 1, site, opRead)
 	return m
 }
 
 // MapW records a write of the map m and returns m.
 func MapW[M ~map[K]V, K comparable, V any](m M, site uint64) M {
-	access(*(*uintptr)(unsafe.Pointer(&m)), 1, site, true)
+	access(*(*uintptr)(unsafe.Pointer(&m)), 1, site, opWrite)
 	return m
 }
 
@@ -49,14 +49,14 @@ func MapOf(m any) uintptr { return ChanOf(m) }
 // conversions of s to a string and other whole-slice reads.
 func SliceR[S ~[]E, E any](s S, site uint64) S {
 	var e E
-	access(uintptr(unsafe.Pointer(unsafe.SliceData(s))), uintptr(len(s))*unsafe.Sizeof(e), site, false)
+	access(uintptr(unsafe.Pointer(unsafe.SliceData(s))), uintptr(len(s))*unsafe.Sizeof(e), site, opRead)
 	return s
 }
 
 // SliceW records a write of every element of s and returns s.
 func SliceW[S ~[]E, E any](s S, site uint64) S {
 	var e E
-	access(uintptr(unsafe.Pointer(unsafe.SliceData(s))), uintptr(len(s))*unsafe.Sizeof(e), site, true)
+	access(uintptr(unsafe.Pointer(unsafe.SliceData(s))), uintptr(len(s))*unsafe.Sizeof(e), site, opWrite)
 	return s
 }
 
@@ -65,27 +65,31 @@ func SliceW[S ~[]E, E any](s S, site uint64) S {
 func Copy[E any](dst, src []E, site uint64) int {
 	n := min(len(dst), len(src))
 	var e E
-	access(uintptr(unsafe.Pointer(unsafe.SliceData(src))), uintptr(n)*unsafe.Sizeof(e), site, false)
-	access(uintptr(unsafe.Pointer(unsafe.SliceData(dst))), uintptr(n)*unsafe.Sizeof(e), site, true)
+	access(uintptr(unsafe.Pointer(unsafe.SliceData(src))), uintptr(n)*unsafe.Sizeof(e), site, opRead)
+	access(uintptr(unsafe.Pointer(unsafe.SliceData(dst))), uintptr(n)*unsafe.Sizeof(e), site, opWrite)
 	return copy(dst, src)
 }
 
 // CopyString is copy(dst, src) for a string source, which is immutable.
 func CopyString(dst []byte, src string, site uint64) int {
 	n := min(len(dst), len(src))
-	access(uintptr(unsafe.Pointer(unsafe.SliceData(dst))), uintptr(n), site, true)
+	access(uintptr(unsafe.Pointer(unsafe.SliceData(dst))), uintptr(n), site, opWrite)
 	return copy(dst, src)
 }
 
 // Append is append(s, x...): it records the read of x and, when s has the
-// capacity to take x in place, the write of s's spare elements.
+// capacity to take x in place, the write of s's spare elements, or else
+// the read of s's elements, which growing copies.
 func Append[S ~[]E, E any](site uint64, s S, x ...E) S {
 	var e E
 	sz := unsafe.Sizeof(e)
 	if len(x) > 0 {
-		access(uintptr(unsafe.Pointer(unsafe.SliceData(x))), uintptr(len(x))*sz, site, false)
+		access(uintptr(unsafe.Pointer(unsafe.SliceData(x))), uintptr(len(x))*sz, site, opRead)
 		if cap(s)-len(s) >= len(x) {
-			access(uintptr(unsafe.Pointer(unsafe.SliceData(s)))+uintptr(len(s))*sz, uintptr(len(x))*sz, site, true)
+			access(uintptr(unsafe.Pointer(unsafe.SliceData(s)))+uintptr(len(s))*sz, uintptr(len(x))*sz, site, opWrite)
+		} else {
+			// Growing copies s's elements into the new array.
+			access(uintptr(unsafe.Pointer(unsafe.SliceData(s))), uintptr(len(s))*sz, site, opRead)
 		}
 	}
 	return append(s, x...)
@@ -93,8 +97,12 @@ func Append[S ~[]E, E any](site uint64, s S, x ...E) S {
 
 // AppendString is append(b, s...) for a string s.
 func AppendString[S ~[]byte](site uint64, b S, s string) S {
-	if len(s) > 0 && cap(b)-len(b) >= len(s) {
-		access(uintptr(unsafe.Pointer(unsafe.SliceData(b)))+uintptr(len(b)), uintptr(len(s)), site, true)
+	if len(s) > 0 {
+		if cap(b)-len(b) >= len(s) {
+			access(uintptr(unsafe.Pointer(unsafe.SliceData(b)))+uintptr(len(b)), uintptr(len(s)), site, opWrite)
+		} else {
+			access(uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b)), site, opRead)
+		}
 	}
 	return append(b, s...)
 }

@@ -16,6 +16,9 @@ type cell struct {
 	global bool   // the granule belongs to a global variable
 	wmask  uint8  // bytes covered by w
 	rmask  uint8  // bytes covered by r
+	// watomic and ratomic report that w and r were atomic operations,
+	// which never race with each other.
+	watomic, ratomic bool
 	w      epoch  // last write, 0 if none
 	wsite  uint64
 	r      epoch // last read when there is at most one, 0 if none
@@ -25,9 +28,10 @@ type cell struct {
 
 // A readEntry is one goroutine's last read in a read set.
 type readEntry struct {
-	e    epoch
-	site uint64
-	mask uint8
+	e      epoch
+	site   uint64
+	mask   uint8
+	atomic bool
 }
 
 const shardCount = 1 << 10

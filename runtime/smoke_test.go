@@ -58,7 +58,7 @@ func TestHooksCompile(t *testing.T) {
 	b = Append(0, b, 'z')
 	b = AppendString(0, b, "w")
 	var c chan int = make(chan int, 1)
-	Send(c, 1)
+	Send(c, 1, 0)
 	_ = Recv(c)
 	x := 3
 	*W(&x, 0) = *R(&x, 0) + 1

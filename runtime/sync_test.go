@@ -120,20 +120,20 @@ func edges() []edge {
 		}},
 		{name: "Chan/buffered", setup: func() (func(), func()) {
 			ch := make(chan int, 1)
-			return func() { rt.Send(ch, 1) }, func() { rt.Recv(ch) }
+			return func() { rt.Send(ch, 1, 0) }, func() { rt.Recv(ch) }
 		}},
 		{name: "Chan/unbuffered-send-recv", rendezvous: true, setup: func() (func(), func()) {
 			ch := make(chan int)
-			return func() { rt.Send(ch, 1) }, func() { rt.Recv(ch) }
+			return func() { rt.Send(ch, 1, 0) }, func() { rt.Recv(ch) }
 		}},
 		{name: "Chan/unbuffered-recv-send", rendezvous: true, setup: func() (func(), func()) {
 			// A receive is synchronized before the send completes.
 			ch := make(chan int)
-			return func() { rt.Recv(ch) }, func() { rt.Send(ch, 1) }
+			return func() { rt.Recv(ch) }, func() { rt.Send(ch, 1, 0) }
 		}},
 		{name: "Chan/close-Recv2", setup: func() (func(), func()) {
 			ch := make(chan int)
-			return func() { rt.Close(ch) }, func() {
+			return func() { rt.Close(ch, 0) }, func() {
 				if _, ok := rt.Recv2(ch); ok {
 					panic("receive from closed channel got a value")
 				}
@@ -144,14 +144,14 @@ func edges() []edge {
 			// (A's release) is before the (k+1)th send completes (B's
 			// acquire).
 			sem := make(chan struct{}, 1)
-			rt.Send(sem, struct{}{}) // A holds the semaphore
-			return func() { rt.Recv(sem) }, func() { rt.Send(sem, struct{}{}) }
+			rt.Send(sem, struct{}{}, 0) // A holds the semaphore
+			return func() { rt.Recv(sem) }, func() { rt.Send(sem, struct{}{}, 0) }
 		}},
 		{name: "Chan/select", setup: func() (func(), func()) {
 			ch := make(chan int, 1)
 			other := make(chan int)
 			return func() {
-					c := rt.ChanPreSend(rt.ChanOf(ch))
+					c := rt.ChanPreSend(rt.ChanOf(ch), 0)
 					select {
 					case ch <- 1:
 						c.PostSend()
@@ -172,39 +172,39 @@ func edges() []edge {
 		{name: "Cond/Broadcast", rendezvous: true, setup: func() (func(), func()) { return condEdge(true) }},
 		{name: "atomic/Store-Load", setup: func() (func(), func()) {
 			v := new(int64)
-			return func() { rt.AtomicStoreInt64(v, 1) }, func() { rt.AtomicLoadInt64(v) }
+			return func() { rt.AtomicStoreInt64(v, 1, 0) }, func() { rt.AtomicLoadInt64(v, 0) }
 		}},
 		{name: "atomic/Add-Add", setup: func() (func(), func()) {
 			v := new(int64)
-			return func() { rt.AtomicAddInt64(v, 1) }, func() { rt.AtomicAddInt64(v, 1) }
+			return func() { rt.AtomicAddInt64(v, 1, 0) }, func() { rt.AtomicAddInt64(v, 1, 0) }
 		}},
 		{name: "atomic/CAS-Load", setup: func() (func(), func()) {
 			v := new(uint32)
-			return func() { rt.AtomicCompareAndSwapUint32(v, 0, 1) }, func() { rt.AtomicLoadUint32(v) }
+			return func() { rt.AtomicCompareAndSwapUint32(v, 0, 1, 0) }, func() { rt.AtomicLoadUint32(v, 0) }
 		}},
 		{name: "atomic/Load-Load", notOrdering: true, setup: func() (func(), func()) {
 			v := new(int64)
-			return func() { rt.AtomicLoadInt64(v) }, func() { rt.AtomicLoadInt64(v) }
+			return func() { rt.AtomicLoadInt64(v, 0) }, func() { rt.AtomicLoadInt64(v, 0) }
 		}},
 		{name: "atomic/Int64.Store-Load", setup: func() (func(), func()) {
 			v := new(atomic.Int64)
-			return func() { rt.AtomicInt64Store(v, 1) }, func() { rt.AtomicInt64Load(v) }
+			return func() { rt.AtomicInt64Store(v, 1, 0) }, func() { rt.AtomicInt64Load(v, 0) }
 		}},
 		{name: "atomic/Bool.Swap-Load", setup: func() (func(), func()) {
 			v := new(atomic.Bool)
-			return func() { rt.AtomicBoolSwap(v, true) }, func() { rt.AtomicBoolLoad(v) }
+			return func() { rt.AtomicBoolSwap(v, true, 0) }, func() { rt.AtomicBoolLoad(v, 0) }
 		}},
 		{name: "atomic/Pointer.Store-Load", setup: func() (func(), func()) {
 			v := new(atomic.Pointer[int])
-			return func() { rt.AtomicPointerStore(v, new(int)) }, func() { rt.AtomicPointerLoad(v) }
+			return func() { rt.AtomicPointerStore(v, new(int), 0) }, func() { rt.AtomicPointerLoad(v, 0) }
 		}},
 		{name: "atomic/Value.Store-Load", setup: func() (func(), func()) {
 			v := new(atomic.Value)
-			return func() { rt.AtomicValueStore(v, 1) }, func() { rt.AtomicValueLoad(v) }
+			return func() { rt.AtomicValueStore(v, 1, 0) }, func() { rt.AtomicValueLoad(v, 0) }
 		}},
 		{name: "atomic/StorePointer-LoadPointer", setup: func() (func(), func()) {
 			v := new(unsafe.Pointer)
-			return func() { rt.AtomicStorePointer(v, unsafe.Pointer(new(int))) }, func() { rt.AtomicLoadPointer(v) }
+			return func() { rt.AtomicStorePointer(v, unsafe.Pointer(new(int)), 0) }, func() { rt.AtomicLoadPointer(v, 0) }
 		}},
 		{name: "sync.Map/Store-Load", setup: func() (func(), func()) {
 			m := new(sync.Map)

@@ -21,7 +21,7 @@ const never = time.Duration(math.MaxInt64)
 // NewTimer is time.NewTimer(d).
 func NewTimer(d time.Duration) *time.Timer {
 	t := time.NewTimer(never)
-	ChanPreSend(ChanOf(t.C))
+	ChanPreSend(ChanOf(t.C), 0)
 	t.Reset(d)
 	return t
 }
@@ -35,7 +35,7 @@ func NewTicker(d time.Duration) *time.Ticker {
 		return time.NewTicker(d) // panics with time's own message
 	}
 	t := time.NewTicker(never)
-	ChanPreSend(ChanOf(t.C))
+	ChanPreSend(ChanOf(t.C), 0)
 	t.Reset(d)
 	return t
 }
@@ -50,12 +50,12 @@ func Tick(d time.Duration) <-chan time.Time {
 
 // TimerReset is t.Reset(d).
 func TimerReset(t *time.Timer, d time.Duration) bool {
-	ChanPreSend(ChanOf(t.C))
+	ChanPreSend(ChanOf(t.C), 0)
 	return t.Reset(d)
 }
 
 // TickerReset is t.Reset(d).
 func TickerReset(t *time.Ticker, d time.Duration) {
-	ChanPreSend(ChanOf(t.C))
+	ChanPreSend(ChanOf(t.C), 0)
 	t.Reset(d)
 }

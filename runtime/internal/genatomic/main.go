@@ -3,6 +3,8 @@
 // operation between the detector's release (for stores and
 // read-modify-writes) and acquire (for loads and read-modify-writes).
 //
+// Every wrapper takes the access's site last, like the access hooks.
+//
 // Run it with go generate in the runtime directory.
 package main
 
@@ -65,6 +67,7 @@ import (
 			if o.params != "" {
 				params += ", " + o.params
 			}
+			params += ", site uint64"
 			call := "atomic." + fname + "(addr"
 			if o.args != "" {
 				call += ", " + o.args
@@ -85,6 +88,7 @@ import (
 		if o.params != "" {
 			params += ", " + o.params
 		}
+		params += ", site uint64"
 		call := "atomic." + fname + "(addr"
 		if o.args != "" {
 			call += ", " + o.args
@@ -138,6 +142,7 @@ func writeMethod(b *bytes.Buffer, typ, tparams, targs string, o op) {
 	if o.params != "" {
 		params += ", " + o.params
 	}
+	params += ", site uint64"
 	call := "x." + o.name + "(" + o.args + ")"
 	writeFunc(b, "Atomic"+typ+o.name+tparams, "", params, o.results, "addrOf(x)", call, o.kind, "(*atomic."+typ+")."+o.name)
 }
@@ -149,7 +154,7 @@ func writeFunc(b *bytes.Buffer, name, _ string, params, results, addr, call stri
 		fmt.Fprintf(b, " (%s)", results)
 	}
 	b.WriteString(" {\n")
-	fmt.Fprintf(b, "\tsv := atomicPre(%s, %d)\n", addr, k)
+	fmt.Fprintf(b, "\tsv := atomicPre(%s, unsafe.Sizeof(*%s), %d, site)\n", addr, strings.TrimSuffix(strings.TrimPrefix(addr, "addrOf("), ")"), k)
 	if results != "" {
 		fmt.Fprintf(b, "\tdefer atomicPost(sv, %d)\n\treturn %s\n", k, call)
 	} else {
