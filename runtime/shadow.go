@@ -19,11 +19,11 @@ type cell struct {
 	// watomic and ratomic report that w and r were atomic operations,
 	// which never race with each other.
 	watomic, ratomic bool
-	w      epoch  // last write, 0 if none
-	wsite  uint64
-	r      epoch // last read when there is at most one, 0 if none
-	rsite  uint64
-	rs     []readEntry // read set, when concurrent reads are tracked
+	w                epoch // last write, 0 if none
+	wsite            uint64
+	r                epoch // last read when there is at most one, 0 if none
+	rsite            uint64
+	rs               []readEntry // read set, when concurrent reads are tracked
 }
 
 // A readEntry is one goroutine's last read in a read set.
