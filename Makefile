@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: all build test vet fmt bench eval-corpus
+.PHONY: all build test vet fmt bench bench-runtime eval-rate eval-corpus
 
 all: build test
 
@@ -18,9 +18,21 @@ fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v testdata/)); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-# bench runs the runtime's micro-benchmarks.
+# bench is the cost harness: every workload (bench/workloads and real
+# modules from the proxy) uninstrumented, under go test -race and under
+# racegen at several rates, interleaved; writes docs/bench.md and its plots.
+# Takes about 30-40 minutes; BENCHFLAGS="-reps 1 -workloads msort" is quick.
 bench:
+	$(GO) run ./bench/driver $(BENCHFLAGS)
+
+# bench-runtime runs the runtime's micro-benchmarks.
+bench-runtime:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./runtime
+
+# eval-rate is the proportionality harness: the races of testdata/evalrace,
+# many trials per sampling rate; writes docs/eval-rate.md and its plot.
+eval-rate:
+	$(GO) run ./bench/evalrate $(EVALFLAGS)
 
 # eval-corpus runs Go's race suite ($(go env GOROOT)/src/runtime/race/testdata)
 # under racegen and under go test -race, and prints per-file agreement.

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"encoding/xml"
+	"io"
+	"math"
+	"strings"
+	"testing"
+)
+
+// fakeResults has two workloads, a baseline, -race, and two rates, one
+// of them rejected.
+func fakeResults() *results {
+	rs := &results{
+		Command: "go run ./bench/driver -reps 3", Reps: 3, Timeout: 90,
+		Workloads: []workload{
+			{Name: "a", Pkg: "bench/workloads/a", Bench: ".", Benchtime: "1x"},
+			{Name: "b", Module: "example.com/b", Version: "v1.0.0", Pkg: ".", Bench: ".", Benchtime: "1x"},
+		},
+		Configs: configsFor(true, []float64{0.01, 1}),
+	}
+	runs := func(walls ...float64) []run {
+		var rs []run
+		for i, w := range walls {
+			rs = append(rs, run{Rep: i, Wall: w, RSS: int64(w * 1e6), Status: statusOK})
+		}
+		return rs
+	}
+	rs.Cells = []*cell{
+		{Workload: "a", Config: "base", Runs: runs(1, 2, 1)},
+		{Workload: "a", Config: "race", Runs: runs(4, 8, 5)},
+		{Workload: "a", Config: "rate=0.01", Runs: runs(1.1, 2.4, 1.2)},
+		{Workload: "a", Config: "rate=1", NA: "rejected by racegen: not built yet"},
+		{Workload: "b", Config: "base", Runs: runs(2, 2, 2)},
+		{Workload: "b", Config: "race", Runs: runs(18, 20, 22)},
+		{Workload: "b", Config: "rate=0.01", Runs: runs(2.2, 2.2, 2.2)},
+		{Workload: "b", Config: "rate=1", Runs: []run{{Rep: 0, Wall: 90, RSS: 5e8, Status: statusTimeout}}},
+	}
+	return rs
+}
+
+func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+
+func TestRatiosPairByRepetition(t *testing.T) {
+	rs := fakeResults()
+	s := ratios(rs.cell("a", "race"), rs.cell("a", "base"), wallOf)
+	// Per-repetition ratios 4, 4, 5.
+	if s.N != 3 || !near(s.Med, 4) || !near(s.Min, 4) || !near(s.Max, 5) {
+		t.Errorf("race ratios = %+v, want median 4 [4, 5] over 3", s)
+	}
+	if !near(s.Value, 5) {
+		t.Errorf("race median wall = %v, want 5", s.Value)
+	}
+	to := ratios(rs.cell("b", "rate=1"), rs.cell("b", "base"), wallOf)
+	if to.N != 1 || !to.AtLeast || !near(to.Med, 45) {
+		t.Errorf("timed-out ratios = %+v, want one lower bound of 45", to)
+	}
+	if na := ratios(rs.cell("a", "rate=1"), rs.cell("a", "base"), wallOf); na.ok() {
+		t.Errorf("n/a cell has ratios %+v", na)
+	}
+}
+
+func TestRatiosSkipFailedRuns(t *testing.T) {
+	base := &cell{Runs: []run{{Rep: 0, Wall: 1, Status: statusOK}, {Rep: 1, Wall: 1, Status: statusFail}}}
+	c := &cell{Runs: []run{{Rep: 0, Wall: 3, Status: statusRaces}, {Rep: 1, Wall: 9, Status: statusOK}}}
+	s := ratios(c, base, wallOf)
+	if s.N != 1 || !near(s.Med, 3) {
+		t.Errorf("ratios = %+v, want only repetition 0 (ratio 3)", s)
+	}
+}
+
+func TestGeomean(t *testing.T) {
+	if g := geomean([]float64{2, 8}); !near(g, 4) {
+		t.Errorf("geomean(2, 8) = %v, want 4", g)
+	}
+	if g := geomean(nil); !math.IsNaN(g) {
+		t.Errorf("geomean() = %v, want NaN", g)
+	}
+	rs := fakeResults()
+	_, _, gt, _ := rs.summarize("race")
+	// Medians 4 and 10.
+	if gt.N != 2 || !near(gt.Med, math.Sqrt(40)) {
+		t.Errorf("race geomean = %+v, want sqrt(40) over 2", gt)
+	}
+	_, _, g1, _ := rs.summarize("rate=1")
+	if g1.N != 1 || !g1.AtLeast {
+		t.Errorf("rate=1 geomean = %+v, want one workload, a lower bound", g1)
+	}
+}
+
+func TestMedian(t *testing.T) {
+	for _, tc := range []struct {
+		in   []float64
+		want float64
+	}{
+		{[]float64{3}, 3},
+		{[]float64{3, 1, 2}, 2},
+		{[]float64{4, 1, 3, 2}, 2.5},
+	} {
+		if got := median(tc.in); !near(got, tc.want) {
+			t.Errorf("median(%v) = %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestParseRates(t *testing.T) {
+	rs, err := parseRates("0, 0.001,1")
+	if err != nil || len(rs) != 3 || rs[1] != 0.001 {
+		t.Errorf("parseRates = %v, %v", rs, err)
+	}
+	for _, bad := range []string{"2", "-0.1", "x", "NaN"} {
+		if _, err := parseRates(bad); err == nil {
+			t.Errorf("parseRates(%q) accepted", bad)
+		}
+	}
+	if cs := configsFor(false, []float64{0.03}); len(cs) != 2 || cs[1].Name != "rate=0.03" || cs[1].Label() != "racegen rate=0.03" {
+		t.Errorf("configsFor = %+v", cs)
+	}
+}
+
+func TestReport(t *testing.T) {
+	var b strings.Builder
+	if err := writeReport(&b, fakeResults(), []string{"bench-time.svg"}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"`go run ./bench/driver -reps 3`",
+		"| go test -race | 6.32x [6.00, 7.42] |",
+		"| racegen rate=1 | >45.00x [45.00, 45.00] |",
+		"racegen rate=1 on a: rejected by racegen: not built yet",
+		"| racegen rate=1 | n/a | n/a | n/a | n/a | 0 |",
+		"| racegen rate=1 | >90 | >45.00x |",
+		"1 (1 timeout)",
+		"![bench-time.svg](bench-time.svg)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestPlotWellFormed(t *testing.T) {
+	var b strings.Builder
+	if err := writePlot(&b, fakeResults(), wallOf, "t", "y"); err != nil {
+		t.Fatal(err)
+	}
+	d := xml.NewDecoder(strings.NewReader(b.String()))
+	for {
+		_, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("plot is not well-formed XML: %v", err)
+		}
+	}
+	for _, want := range []string{"geomean", "go -race geomean", ">0<", ">1%<"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("plot lacks %q", want)
+		}
+	}
+}

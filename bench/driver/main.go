@@ -1,0 +1,339 @@
+// Command driver is racegen's cost harness (make bench). It builds each
+// workload's test binary uninstrumented, with go test -race, and with
+// racegen at several sampling rates, runs the binaries round-robin for a
+// number of repetitions, and writes the wall-time and peak-RSS ratios to
+// the uninstrumented build as a markdown report with SVG plots.
+//
+// Usage, from the repository root:
+//
+//	go run ./bench/driver [flags]
+//
+// Flags:
+//
+//	-reps n          repetitions of every run (default 5)
+//	-workloads re    only workloads whose name matches re
+//	-rates list      racegen rates, comma-separated (default 0,0.001,0.01,0.03,0.1,1)
+//	-race=false      leave out go test -race
+//	-timeout d       limit for one run (default 90s); a run that reaches it
+//	                 is recorded as at least the limit and not repeated
+//	-racegen path    racegen command to use (default: built from this repository)
+//	-work dir        scratch directory for module copies, binaries and logs
+//	-out file        markdown report (default docs/bench.md); its plots go
+//	                 beside it as NAME-time.svg and NAME-rss.svg
+//	-report file     write the report from a saved results.json, measuring nothing
+//
+// Proxy modules are copied out of the module cache into the scratch
+// directory, so that each is the main module racegen instruments; nothing
+// third-party is written into the repository. A racegen rate that racegen
+// rejects is recorded as n/a.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"time"
+)
+
+func main() {
+	if err := mainErr(); err != nil {
+		fmt.Fprintf(os.Stderr, "bench: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+// options are the driver's flags.
+type options struct {
+	reps       int
+	workloads  string
+	rates      string
+	race       bool
+	timeout    time.Duration
+	racegenBin string
+	work       string
+	out        string
+	report     string
+}
+
+func mainErr() error {
+	var o options
+	flag.IntVar(&o.reps, "reps", 5, "repetitions of every run")
+	flag.StringVar(&o.workloads, "workloads", "", "only workloads whose name matches this `regexp`")
+	flag.StringVar(&o.rates, "rates", "0,0.001,0.01,0.03,0.1,1", "racegen sampling rates, comma-separated")
+	flag.BoolVar(&o.race, "race", true, "measure go test -race")
+	flag.DurationVar(&o.timeout, "timeout", 90*time.Second, "limit for one run")
+	flag.StringVar(&o.racegenBin, "racegen", "", "racegen `command` (default: built from this repository)")
+	flag.StringVar(&o.work, "work", filepath.Join(os.TempDir(), "racegen-bench"), "scratch `dir`ectory")
+	flag.StringVar(&o.out, "out", "docs/bench.md", "markdown report `file`")
+	flag.StringVar(&o.report, "report", "", "write the report from this saved results `file` only")
+	flag.Parse()
+	if flag.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", flag.Args())
+	}
+	if o.report != "" {
+		rs, err := loadResults(o.report)
+		if err != nil {
+			return err
+		}
+		return writeOutputs(rs, o.out)
+	}
+	rs, err := measureAll(&o)
+	if err != nil {
+		return err
+	}
+	return writeOutputs(rs, o.out)
+}
+
+// measureAll builds and runs everything o asks for.
+func measureAll(o *options) (*results, error) {
+	if o.reps < 1 {
+		return nil, fmt.Errorf("-reps=%d: want at least 1", o.reps)
+	}
+	re, err := regexp.Compile(o.workloads)
+	if err != nil {
+		return nil, fmt.Errorf("-workloads: %w", err)
+	}
+	rates, err := parseRates(o.rates)
+	if err != nil {
+		return nil, fmt.Errorf("-rates: %w", err)
+	}
+	repo, err := repoRoot()
+	if err != nil {
+		return nil, err
+	}
+	work, err := filepath.Abs(o.work)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(filepath.Join(work, "logs"), 0o755); err != nil {
+		return nil, fmt.Errorf("creating scratch directory: %w", err)
+	}
+	rg := o.racegenBin
+	if rg == "" {
+		rg = filepath.Join(work, "racegen")
+		logf("building racegen from %s", repo)
+		if _, err := goCmd(repo, "build", "-o", rg, "./cmd/racegen"); err != nil {
+			return nil, fmt.Errorf("building racegen: %w", err)
+		}
+	}
+	rs := &results{
+		Command:   commandLine(),
+		Date:      time.Now().UTC().Format("2006-01-02 15:04 UTC"),
+		Machine:   machine(),
+		GoVersion: goVersion(),
+		Racegen:   racegenState(repo, o.racegenBin),
+		Reps:      o.reps,
+		Timeout:   o.timeout.Seconds(),
+		Configs:   configsFor(o.race, rates),
+	}
+	for _, w := range workloads {
+		if re.MatchString(w.Name) {
+			rs.Workloads = append(rs.Workloads, w)
+		}
+	}
+	if len(rs.Workloads) == 0 {
+		return nil, fmt.Errorf("-workloads=%q matches no workload", o.workloads)
+	}
+
+	// Build every binary first, so that runs are not disturbed by builds.
+	type target struct {
+		w   *workload
+		c   config
+		cel *cell
+		dir string // package directory, where the binary runs
+		bin string
+	}
+	var targets [][]target // [workload][config]
+	for i := range rs.Workloads {
+		w := &rs.Workloads[i]
+		mdir, err := moduleDir(w, repo, work)
+		if err == nil && !w.InRepo() {
+			if v := raisedFrom(mdir); v != "" {
+				w.Note = fmt.Sprintf("go directive raised from %s to %s in the copy", v, minGo)
+			}
+		}
+		var row []target
+		for _, c := range rs.Configs {
+			t := target{w: w, c: c, cel: &cell{Workload: w.Name, Config: c.Name}}
+			rs.Cells = append(rs.Cells, t.cel)
+			if err != nil {
+				t.cel.NA = "module not prepared: " + firstLine(err.Error())
+				logf("%s: %v", w.Name, err)
+				row = append(row, t)
+				continue
+			}
+			t.dir = filepath.Join(mdir, w.Pkg)
+			t.bin = filepath.Join(work, "bin", w.Name, c.Name+".test")
+			os.Remove(t.bin)
+			logf("build %s %s", w.Name, c.Name)
+			if berr := buildTest(w, c, mdir, t.bin, rg); berr != nil {
+				var be *buildError
+				if errors.As(berr, &be) && be.Rejected {
+					t.cel.NA = "rejected by racegen: " + be.Msg
+				} else {
+					t.cel.NA = "build failed: " + firstLine(berr.Error())
+				}
+				logf("  n/a: %v", berr)
+			}
+			row = append(row, t)
+		}
+		targets = append(targets, row)
+	}
+
+	// Run round-robin: every repetition visits every workload, and within
+	// a workload every configuration, in an order rotated per repetition.
+	for rep := range o.reps {
+		for _, row := range targets {
+			for k := range row {
+				t := row[(k+rep)%len(row)]
+				if t.cel.NA != "" || timedOut(t.cel) {
+					continue
+				}
+				logPath := filepath.Join(work, "logs", fmt.Sprintf("%s.%s.%d.txt", t.w.Name, t.c.Name, rep))
+				r, err := measure(t.w, t.bin, t.dir, runEnv(t.c), logPath, o.timeout)
+				if err != nil {
+					return nil, fmt.Errorf("%s %s: %w", t.w.Name, t.c.Name, err)
+				}
+				r.Rep = rep
+				t.cel.Runs = append(t.cel.Runs, r)
+				logf("rep %d %-16s %-12s %7.2fs %7.1f MiB %s", rep, t.w.Name, t.c.Name, r.Wall, float64(r.RSS)/(1<<20), r.Status)
+				if r.Status == statusFail {
+					logf("  see %s", logPath)
+				}
+			}
+		}
+		if err := rs.save(filepath.Join(work, "results.json")); err != nil {
+			return nil, err
+		}
+	}
+	logf("results saved in %s", filepath.Join(work, "results.json"))
+	return rs, nil
+}
+
+// timedOut reports whether one of c's runs reached the time limit; the
+// harness does not repeat such runs.
+func timedOut(c *cell) bool {
+	for _, r := range c.Runs {
+		if r.Status == statusTimeout {
+			return true
+		}
+	}
+	return false
+}
+
+// writeOutputs writes the markdown report to out and its two plots
+// beside it.
+func writeOutputs(rs *results, out string) error {
+	stem := strings.TrimSuffix(filepath.Base(out), filepath.Ext(out))
+	dir := filepath.Dir(out)
+	plots := []struct {
+		file, title, ylabel string
+		f                   func(run) float64
+	}{
+		{stem + "-time.svg", "Slowdown against sampling rate", "wall time / uninstrumented", wallOf},
+		{stem + "-rss.svg", "Peak memory against sampling rate", "peak RSS / uninstrumented", rssOf},
+	}
+	var names []string
+	for _, p := range plots {
+		if err := writeFile(filepath.Join(dir, p.file), func(f *os.File) error {
+			return writePlot(f, rs, p.f, p.title, p.ylabel)
+		}); err != nil {
+			return err
+		}
+		names = append(names, p.file)
+	}
+	if err := writeFile(out, func(f *os.File) error { return writeReport(f, rs, names) }); err != nil {
+		return err
+	}
+	logf("wrote %s and %s", out, strings.Join(names, ", "))
+	return nil
+}
+
+func writeFile(path string, write func(*os.File) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return f.Close()
+}
+
+// repoRoot returns the root of the racegen module, which must be the
+// current directory's module.
+func repoRoot() (string, error) {
+	out, err := goCmd(".", "list", "-m", "-f", "{{.Path}} {{.Dir}}")
+	if err != nil {
+		return "", fmt.Errorf("finding the racegen module: %w", err)
+	}
+	path, dir, _ := strings.Cut(strings.TrimSpace(string(out)), " ")
+	if path != "github.com/racegen/racegen" {
+		return "", fmt.Errorf("run from the racegen repository (current module is %q)", path)
+	}
+	return dir, nil
+}
+
+func commandLine() string {
+	args := []string{"go run ./bench/driver"}
+	args = append(args, os.Args[1:]...)
+	return strings.Join(args, " ")
+}
+
+func goVersion() string {
+	out, err := exec.Command("go", "version").Output()
+	if err != nil {
+		return runtime.Version()
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// machine describes the CPU, core count and memory.
+func machine() string {
+	cpu := "unknown CPU"
+	if data, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for line := range strings.Lines(string(data)) {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				cpu = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	mem := ""
+	if data, err := os.ReadFile("/proc/meminfo"); err == nil {
+		var kb int64
+		if _, err := fmt.Sscanf(string(data), "MemTotal: %d kB", &kb); err == nil {
+			mem = fmt.Sprintf(", %.0f GiB", float64(kb)/(1<<20))
+		}
+	}
+	return fmt.Sprintf("%s/%s, %s, %d cores%s (shared with other jobs)", runtime.GOOS, runtime.GOARCH, cpu, runtime.NumCPU(), mem)
+}
+
+// racegenState names the commit racegen was built from and whether its
+// sources had uncommitted changes.
+func racegenState(repo, bin string) string {
+	if bin != "" {
+		return "the command " + bin + " (-racegen); this checkout is at " + racegenState(repo, "")
+	}
+	head, err := exec.Command("git", "-C", repo, "rev-parse", "--short", "HEAD").Output()
+	if err != nil {
+		return "unknown commit"
+	}
+	s := "commit " + strings.TrimSpace(string(head))
+	dirty, err := exec.Command("git", "-C", repo, "status", "--porcelain", "--", "cmd", "runtime", "instrument", "analysis").Output()
+	if err == nil && len(strings.TrimSpace(string(dirty))) > 0 {
+		s += " plus uncommitted changes in the working tree"
+	}
+	return s
+}
+
+func logf(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "bench: %s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)
+}

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// writeReport writes rs as the markdown of docs/bench.md. plots names
+// the SVG files, relative to the markdown file, to link.
+func writeReport(w io.Writer, rs *results, plots []string) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# racegen cost: slowdown and memory against the uninstrumented build\n\n")
+	fmt.Fprintf(&b, "Written by `make bench` (bench/driver). Each workload's test binary is built once per\n")
+	fmt.Fprintf(&b, "configuration and the binaries are run round-robin, %d repetition(s); each run's wall time\n", rs.Reps)
+	fmt.Fprintf(&b, "(process start to exit) and peak RSS (getrusage maxrss) is divided by the uninstrumented\n")
+	fmt.Fprintf(&b, "run of the same repetition. Cells give the median ratio [min, max] over repetitions; the\n")
+	fmt.Fprintf(&b, "geomean rows are the geometric means over workloads of those medians [mins, maxes].\n\n")
+	fmt.Fprintf(&b, "- command: `%s`\n", rs.Command)
+	fmt.Fprintf(&b, "- date: %s\n", rs.Date)
+	fmt.Fprintf(&b, "- machine: %s\n", rs.Machine)
+	fmt.Fprintf(&b, "- Go: %s\n", rs.GoVersion)
+	fmt.Fprintf(&b, "- racegen: %s\n", rs.Racegen)
+	fmt.Fprintf(&b, "- per-run limit: %gs (a run killed at the limit counts as the limit, shown as `>`, and is not repeated)\n\n", rs.Timeout)
+	for _, p := range plots {
+		fmt.Fprintf(&b, "![%s](%s)\n\n", p, p)
+	}
+
+	fmt.Fprintf(&b, "## Geometric mean over workloads\n\n")
+	fmt.Fprintf(&b, "| configuration | slowdown median [min, max] | peak RSS ratio median [min, max] | workloads |\n")
+	fmt.Fprintf(&b, "|---|---|---|---|\n")
+	for _, c := range rs.Configs {
+		_, _, gt, gm := rs.summarize(c.Name)
+		fmt.Fprintf(&b, "| %s | %s | %s | %d/%d |\n", c.Label(), fmtGeo(gt), fmtGeo(gm), gt.N, len(rs.Workloads))
+	}
+	if na := rs.notAvailable(); len(na) > 0 {
+		fmt.Fprintf(&b, "\nNot measured (n/a):\n\n")
+		for _, s := range na {
+			fmt.Fprintf(&b, "- %s\n", s)
+		}
+	}
+	b.WriteString("\n## Workloads\n\n")
+	b.WriteString("| workload | source | -bench | -benchtime | note |\n|---|---|---|---|---|\n")
+	for _, w := range rs.Workloads {
+		fmt.Fprintf(&b, "| %s | %s | `%s` | %s | %s |\n", w.Name, w.Source(), strings.ReplaceAll(w.Bench, "|", "\\|"), w.Benchtime, w.Note)
+	}
+	for _, w := range rs.Workloads {
+		fmt.Fprintf(&b, "\n### %s\n\n", w.Name)
+		b.WriteString("| configuration | wall s | slowdown median [min, max] | peak RSS MiB | RSS ratio median [min, max] | runs |\n")
+		b.WriteString("|---|---|---|---|---|---|\n")
+		for _, c := range rs.Configs {
+			x := rs.cell(w.Name, c.Name)
+			if x == nil {
+				continue
+			}
+			if x.NA != "" {
+				fmt.Fprintf(&b, "| %s | n/a | n/a | n/a | n/a | 0 |\n", c.Label())
+				continue
+			}
+			base := rs.cell(w.Name, "base")
+			t := ratios(x, base, wallOf)
+			m := ratios(x, base, rssOf)
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", c.Label(),
+				fmtValue(t, 1, "%.3g"), fmtRatio(t), fmtValue(m, 1<<20, "%.1f"), fmtRatio(m), fmtRuns(x))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// notAvailable lists each configuration that could not be measured, per
+// reason, with the workloads it affects.
+func (rs *results) notAvailable() []string {
+	var out []string
+	for _, c := range rs.Configs {
+		reasons := map[string][]string{}
+		var order []string
+		for _, w := range rs.Workloads {
+			x := rs.cell(w.Name, c.Name)
+			if x == nil || x.NA == "" {
+				continue
+			}
+			if _, ok := reasons[x.NA]; !ok {
+				order = append(order, x.NA)
+			}
+			reasons[x.NA] = append(reasons[x.NA], w.Name)
+		}
+		for _, r := range order {
+			ws := reasons[r]
+			who := strings.Join(ws, ", ")
+			if len(ws) == len(rs.Workloads) {
+				who = "all workloads"
+			}
+			out = append(out, fmt.Sprintf("%s on %s: %s", c.Label(), who, r))
+		}
+	}
+	return out
+}
+
+func fmtRatio(s summary) string {
+	if !s.ok() {
+		return "n/a"
+	}
+	gt := ""
+	if s.AtLeast {
+		gt = ">"
+	}
+	if s.N == 1 {
+		return fmt.Sprintf("%s%.2fx", gt, s.Med)
+	}
+	return fmt.Sprintf("%s%.2fx [%.2f, %.2f]", gt, s.Med, s.Min, s.Max)
+}
+
+func fmtGeo(g geoSummary) string {
+	if g.N == 0 {
+		return "n/a"
+	}
+	gt := ""
+	if g.AtLeast {
+		gt = ">"
+	}
+	return fmt.Sprintf("%s%.2fx [%.2f, %.2f]", gt, g.Med, g.Min, g.Max)
+}
+
+func fmtValue(s summary, unit float64, format string) string {
+	if s.Value == 0 {
+		return "n/a"
+	}
+	v := fmt.Sprintf(format, s.Value/unit)
+	if s.ValueIsAtLeast {
+		v = ">" + v
+	}
+	return v
+}
+
+// fmtRuns counts a cell's runs, naming those that were not clean.
+func fmtRuns(x *cell) string {
+	n := map[string]int{}
+	for _, r := range x.Runs {
+		n[r.Status]++
+	}
+	s := fmt.Sprint(len(x.Runs))
+	var notes []string
+	for _, st := range []string{statusRaces, statusTimeout, statusFail} {
+		if n[st] > 0 {
+			notes = append(notes, fmt.Sprintf("%d %s", n[st], st))
+		}
+	}
+	if len(notes) > 0 {
+		s += " (" + strings.Join(notes, ", ") + ")"
+	}
+	return s
+}

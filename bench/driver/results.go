@@ -1,0 +1,63 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+)
+
+// results is everything one harness run measured, saved as JSON so that
+// the report can be written again without measuring (-report).
+type results struct {
+	Command   string     `json:"command"`
+	Date      string     `json:"date"`
+	Machine   string     `json:"machine"`
+	GoVersion string     `json:"go_version"`
+	Racegen   string     `json:"racegen"` // commit and state of the racegen sources
+	Reps      int        `json:"reps"`
+	Timeout   float64    `json:"timeout"` // per-run limit, seconds
+	Workloads []workload `json:"workloads"`
+	Configs   []config   `json:"configs"`
+	Cells     []*cell    `json:"cells"`
+}
+
+// A cell is one workload under one configuration.
+type cell struct {
+	Workload string `json:"workload"`
+	Config   string `json:"config"`
+	NA       string `json:"na,omitempty"` // why there is no measurement
+	Runs     []run  `json:"runs"`
+}
+
+// cell returns the cell for workload w and configuration c, or nil.
+func (rs *results) cell(w, c string) *cell {
+	for _, x := range rs.Cells {
+		if x.Workload == w && x.Config == c {
+			return x
+		}
+	}
+	return nil
+}
+
+func (rs *results) save(path string) error {
+	data, err := json.MarshalIndent(rs, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return fmt.Errorf("saving results: %w", err)
+	}
+	return nil
+}
+
+func loadResults(path string) (*results, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("loading results: %w", err)
+	}
+	var rs results
+	if err := json.Unmarshal(data, &rs); err != nil {
+		return nil, fmt.Errorf("loading results from %s: %w", path, err)
+	}
+	return &rs, nil
+}

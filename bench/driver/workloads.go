@@ -1,0 +1,56 @@
+package main
+
+// A workload is one package's benchmarks, run at a fixed iteration count.
+type workload struct {
+	Name      string // short name used in tables, file names and -workloads
+	Module    string // module path on the proxy; empty for in-repo workloads
+	Version   string // module version
+	Pkg       string // package directory relative to the module root
+	Bench     string // -test.bench regular expression
+	Benchtime string // -test.benchtime, always Nx
+	Note      string // set when preparing: how the copy differs from the module
+}
+
+// InRepo reports whether w lives in racegen's own module.
+func (w *workload) InRepo() bool { return w.Module == "" }
+
+// Source describes where w comes from, for the report.
+func (w *workload) Source() string {
+	if w.InRepo() {
+		return "racegen/" + w.Pkg
+	}
+	p := w.Module + "@" + w.Version
+	if w.Pkg != "." {
+		p += "/" + w.Pkg
+	}
+	return p
+}
+
+// workloads is the suite, in report order. Iteration counts are chosen
+// so that each uninstrumented run takes roughly 0.3-1 s on a 2-core
+// machine.
+var workloads = []workload{
+	// In-repo workloads: the hot loops are racegen's user code.
+	{Name: "msort", Pkg: "bench/workloads/msort", Bench: "^BenchmarkSort$", Benchtime: "8x"},
+	{Name: "hashpool", Pkg: "bench/workloads/hashpool", Bench: "^BenchmarkHashAll$", Benchtime: "200x"},
+	{Name: "shardmap", Pkg: "bench/workloads/shardmap", Bench: "^BenchmarkMixed$", Benchtime: "50x"},
+	{Name: "pipeline", Pkg: "bench/workloads/pipeline", Bench: "^BenchmarkRun$", Benchtime: "30x"},
+	{Name: "matmul", Pkg: "bench/workloads/matmul", Bench: "^BenchmarkMul$", Benchtime: "20x"},
+
+	// Real modules from the proxy, copied out of the module cache so that
+	// they are the main module and racegen instruments them.
+	{Name: "x-sync-syncmap", Module: "golang.org/x/sync", Version: "v0.24.0", Pkg: "syncmap",
+		Bench: "^Benchmark(LoadMostlyHits|LoadOrStoreBalanced)$", Benchtime: "500000x"},
+	{Name: "x-sync-errgroup", Module: "golang.org/x/sync", Version: "v0.24.0", Pkg: "errgroup",
+		Bench: "^BenchmarkGo$", Benchtime: "300000x"},
+	{Name: "go-cache", Module: "github.com/patrickmn/go-cache", Version: "v2.1.0+incompatible", Pkg: ".",
+		Bench: "^Benchmark(CacheGetConcurrentExpiring|RWMutexMapGetConcurrent|CacheSetDelete|IncrementInt)$", Benchtime: "1000000x"},
+	{Name: "ristretto", Module: "github.com/dgraph-io/ristretto/v2", Version: "v2.4.2", Pkg: ".",
+		Bench: "^BenchmarkStore(Get|Set|Update)$", Benchtime: "1000000x"},
+	{Name: "fastcache", Module: "github.com/VictoriaMetrics/fastcache", Version: "v1.13.0", Pkg: ".",
+		Bench: "^BenchmarkCache(Set|Get|SetGet)$", Benchtime: "5x"},
+	{Name: "bigcache", Module: "github.com/allegro/bigcache/v3", Version: "v3.1.0", Pkg: ".",
+		Bench: "^Benchmark(WriteToCache|ReadFromCache)$/^1024-shards$", Benchtime: "200000x"},
+	{Name: "fasthttp", Module: "github.com/valyala/fasthttp", Version: "v1.70.0", Pkg: ".",
+		Bench: "^Benchmark(ServerGet10ReqPerConn|ClientGetEndToEnd10Inmemory)$", Benchtime: "50000x"},
+}

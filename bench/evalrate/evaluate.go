@@ -1,0 +1,321 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// results is what one harness run measured, saved as JSON.
+type results struct {
+	Command   string       `json:"command"`
+	Date      string       `json:"date"`
+	Machine   string       `json:"machine"`
+	GoVersion string       `json:"go_version"`
+	Racegen   string       `json:"racegen"`
+	Races     []string     `json:"races"`
+	Rates     []rateResult `json:"rates"`
+	Full      rateResult   `json:"full"` // rate 1
+}
+
+// A rateResult is the trials at one rate.
+type rateResult struct {
+	Rate       float64        `json:"rate"`
+	NA         string         `json:"na,omitempty"`
+	How        string         `json:"how,omitempty"` // how the rate was set
+	Options    string         `json:"options,omitempty"`
+	Trials     int            `json:"trials"`
+	Found      map[string]int `json:"found"`      // trials in which each race was reported
+	Unexpected []string       `json:"unexpected"` // reports of no marked race, with counts
+	Failed     int            `json:"failed"`     // trials that did not exit 0 or 66
+	Identical  bool           `json:"identical"`  // every trial found the same set of races
+}
+
+// fullOK reports whether the rate-1 trials found every race every time.
+func (rs *results) fullOK() bool {
+	f := rs.Full
+	if f.NA != "" || f.Trials == 0 || f.Failed > 0 || len(f.Unexpected) > 0 {
+		return false
+	}
+	for _, r := range rs.Races {
+		if f.Found[r] != f.Trials {
+			return false
+		}
+	}
+	return true
+}
+
+// evaluate builds the evaluation program at each rate and runs its
+// trials.
+func evaluate(o *options) (*results, error) {
+	rates, err := parseRates(o.rates)
+	if err != nil {
+		return nil, fmt.Errorf("-rates: %w", err)
+	}
+	if o.parallel < 1 {
+		return nil, fmt.Errorf("-parallel=%d: want at least 1", o.parallel)
+	}
+	repo, err := repoRoot()
+	if err != nil {
+		return nil, err
+	}
+	progDir := filepath.Join(repo, "testdata", "evalrace")
+	lines, names, err := loadProgram(progDir)
+	if err != nil {
+		return nil, err
+	}
+	work, err := filepath.Abs(o.work)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return nil, fmt.Errorf("creating scratch directory: %w", err)
+	}
+	rg := o.racegenBin
+	if rg == "" {
+		rg = filepath.Join(work, "racegen")
+		logf("building racegen from %s", repo)
+		if err := runIn(repo, "go", "build", "-o", rg, "./cmd/racegen"); err != nil {
+			return nil, fmt.Errorf("building racegen: %w", err)
+		}
+	}
+	rs := &results{
+		Command:   commandLine(),
+		Date:      time.Now().UTC().Format("2006-01-02 15:04 UTC"),
+		Machine:   machine(),
+		GoVersion: goVersion(),
+		Racegen:   racegenState(repo),
+		Races:     names,
+	}
+	full := filepath.Join(work, "evalrace-rate1")
+	if err := buildAt(rg, repo, 1, full); err != nil {
+		return nil, fmt.Errorf("building the evaluation program at rate 1: %w", err)
+	}
+	knowsRate := knowsOption(full, "rate=1")
+	knowsSeed := knowsOption(full, "seed=1")
+	logf("runtime options: rate %v, seed %v", knowsRate, knowsSeed)
+	tr := trialRunner{lines: lines, file: "main.go", dir: progDir, seed: knowsSeed, parallel: o.parallel}
+
+	rs.Full = tr.run(full, 1, o.full, knowsRate, "built with -rate=1")
+	logf("rate 1: %d trials, %s", rs.Full.Trials, foundString(rs.Full, names))
+	for _, r := range rates {
+		n := o.trials
+		if n == 0 {
+			n = autoTrials(r)
+		}
+		bin := filepath.Join(work, "evalrace-rate"+fmtRate(r))
+		var res rateResult
+		switch err := buildAt(rg, repo, r, bin); {
+		case err == nil:
+			res = tr.run(bin, r, n, knowsRate, "built with -rate="+fmtRate(r))
+		case knowsRate:
+			res = tr.run(full, r, n, true, "built with -rate=1, rate="+fmtRate(r)+" in RACEGEN_OPTIONS")
+		default:
+			res = rateResult{Rate: r, NA: firstLine(err.Error())}
+		}
+		if res.NA != "" {
+			logf("rate %g: n/a: %s", r, res.NA)
+		} else {
+			logf("rate %g: %d trials, %s", r, res.Trials, foundString(res, names))
+		}
+		rs.Rates = append(rs.Rates, res)
+		if err := rs.save(filepath.Join(work, "results.json")); err != nil {
+			return nil, err
+		}
+	}
+	return rs, nil
+}
+
+// buildAt builds the evaluation program with racegen at rate r.
+func buildAt(rg, repo string, r float64, out string) error {
+	os.Remove(out)
+	return runIn(repo, rg, "-rate="+fmtRate(r), "build", "-o", out, "./testdata/evalrace")
+}
+
+// knowsOption reports whether the program bin accepts the
+// RACEGEN_OPTIONS setting opt (name=value) without complaint.
+func knowsOption(bin, opt string) bool {
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), "RACEGEN_OPTIONS="+opt+" format=json")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	cmd.Run() // the program exits 66: it has races
+	name, _, _ := strings.Cut(opt, "=")
+	return !optionUnsupported(stderr.Bytes(), name)
+}
+
+// trialRunner runs trials of the evaluation program.
+type trialRunner struct {
+	lines    raceLines
+	file     string
+	dir      string
+	seed     bool // pass seed=N
+	parallel int
+}
+
+// run runs bin n times at rate r and counts what was found. setRate says
+// whether to put rate=r in RACEGEN_OPTIONS.
+func (t *trialRunner) run(bin string, r float64, n int, setRate bool, how string) rateResult {
+	opts := "format=json"
+	if setRate {
+		opts += " rate=" + fmtRate(r)
+	}
+	res := rateResult{Rate: r, How: how, Options: opts, Trials: n, Found: map[string]int{}}
+	if t.seed {
+		res.Options += " seed=N (N = trial number + 1)"
+	}
+	var mu sync.Mutex
+	unexpected := map[string]int{}
+	sets := map[string]bool{}
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range t.parallel {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				o := opts
+				if t.seed {
+					o += " seed=" + strconv.Itoa(i+1)
+				}
+				v, err := t.trial(bin, o)
+				mu.Lock()
+				if err != nil {
+					res.Failed++
+					if res.Failed <= 3 {
+						logf("trial %d at rate %g: %v", i, r, err)
+					}
+				} else {
+					var key []string
+					for name := range v.Found {
+						res.Found[name]++
+						key = append(key, name)
+					}
+					sets[strings.Join(sortStrings(key), ",")] = true
+					for _, u := range v.Unexpected {
+						unexpected[u]++
+					}
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range n {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	res.Identical = n > 1 && len(sets) == 1
+	for u, k := range unexpected {
+		res.Unexpected = append(res.Unexpected, fmt.Sprintf("%dx %s", k, u))
+	}
+	sortStrings(res.Unexpected)
+	return res
+}
+
+// trial runs bin once with RACEGEN_OPTIONS=opts and reads its reports.
+func (t *trialRunner) trial(bin, opts string) (verdict, error) {
+	cmd := exec.Command(bin)
+	cmd.Dir = t.dir
+	cmd.Env = append(os.Environ(), "RACEGEN_OPTIONS="+opts)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 66) {
+		return verdict{}, fmt.Errorf("%v\n%s", err, lastLines(stderr.String(), 5))
+	}
+	v, perr := parseReports(stderr.Bytes(), t.file, t.lines)
+	if perr != nil {
+		return v, perr
+	}
+	if (err == nil) != (len(v.Found)+len(v.Unexpected) == 0) {
+		return v, fmt.Errorf("exit status %v disagrees with %d reports", err, len(v.Found)+len(v.Unexpected))
+	}
+	return v, nil
+}
+
+func (rs *results) save(path string) error {
+	data, err := json.MarshalIndent(rs, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return fmt.Errorf("saving results: %w", err)
+	}
+	return nil
+}
+
+func loadResults(path string) (*results, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("loading results: %w", err)
+	}
+	var rs results
+	if err := json.Unmarshal(data, &rs); err != nil {
+		return nil, fmt.Errorf("loading results from %s: %w", path, err)
+	}
+	return &rs, nil
+}
+
+// runIn runs a command in dir; on failure the error carries its output.
+func runIn(dir, name string, args ...string) error {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOTOOLCHAIN=local")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("%s %s: %v: %s", filepath.Base(name), strings.Join(args, " "), err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
+
+func repoRoot() (string, error) {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Path}} {{.Dir}}").Output()
+	if err != nil {
+		return "", fmt.Errorf("finding the racegen module: %w", err)
+	}
+	path, dir, _ := strings.Cut(strings.TrimSpace(string(out)), " ")
+	if path != "github.com/racegen/racegen" {
+		return "", fmt.Errorf("run from the racegen repository (current module is %q)", path)
+	}
+	return dir, nil
+}
+
+func commandLine() string {
+	return strings.Join(append([]string{"go run ./bench/evalrate"}, os.Args[1:]...), " ")
+}
+
+func goVersion() string {
+	out, err := exec.Command("go", "version").Output()
+	if err != nil {
+		return runtime.Version()
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func machine() string {
+	return fmt.Sprintf("%s/%s, %d cores (shared with other jobs)", runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
+}
+
+func racegenState(repo string) string {
+	head, err := exec.Command("git", "-C", repo, "rev-parse", "--short", "HEAD").Output()
+	if err != nil {
+		return "unknown commit"
+	}
+	s := "commit " + strings.TrimSpace(string(head))
+	dirty, err := exec.Command("git", "-C", repo, "status", "--porcelain", "--", "cmd", "runtime", "instrument", "analysis").Output()
+	if err == nil && len(bytes.TrimSpace(dirty)) > 0 {
+		s += " plus uncommitted changes in the working tree"
+	}
+	return s
+}

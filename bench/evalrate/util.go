@@ -1,0 +1,64 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// parseRates parses a comma-separated list of rates in (0, 1].
+func parseRates(s string) ([]float64, error) {
+	var rs []float64
+	for f := range strings.SplitSeq(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		r, err := strconv.ParseFloat(f, 64)
+		if err != nil || !(r > 0 && r <= 1) {
+			return nil, fmt.Errorf("rate %q: want a number above 0, at most 1", f)
+		}
+		rs = append(rs, r)
+	}
+	return rs, nil
+}
+
+func fmtRate(r float64) string { return strconv.FormatFloat(r, 'g', -1, 64) }
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+func lastLines(s string, n int) string {
+	ls := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(ls) > n {
+		ls = ls[len(ls)-n:]
+	}
+	return strings.Join(ls, "\n")
+}
+
+func sortStrings(s []string) []string {
+	slices.Sort(s)
+	return s
+}
+
+// foundString summarizes a rate's detections for the log.
+func foundString(r rateResult, names []string) string {
+	if r.NA != "" {
+		return "n/a"
+	}
+	var parts []string
+	for _, n := range names {
+		parts = append(parts, fmt.Sprintf("%s %d", n, r.Found[n]))
+	}
+	s := strings.Join(parts, ", ")
+	if r.Failed > 0 {
+		s += fmt.Sprintf("; %d failed", r.Failed)
+	}
+	if len(r.Unexpected) > 0 {
+		s += fmt.Sprintf("; %d unexpected report kinds", len(r.Unexpected))
+	}
+	return s
+}
