@@ -246,6 +246,13 @@ func lazyThread(gp uintptr, goid int64) *thread {
 			}
 		}
 	}
+	// The table has room for more slots than were ever used; trim the
+	// zero tail, which every go statement of t would otherwise copy.
+	n := len(vc.c)
+	for n > 0 && vc.c[n-1] == 0 {
+		n--
+	}
+	vc.c = vc.c[:n]
 	t.vc = vc
 	t.tick() // start past everything just joined (slot 0 may be shared)
 	publish(t)
