@@ -10,7 +10,7 @@ import (
 	rt "github.com/racegen/racegen/runtime"
 )
 
-// TestChurn runs before TestManyLiveGoroutines on purpose: once 100,000
+// TestChurn and TestLazyChurn run before TestManyLiveGoroutines on purpose: once 100,000
 // slots exist, a goroutine the detector registers lazily (every test's
 // goroutine) starts with a vector clock of 100,000 entries, which each of
 // its go statements copies, and a million of them would take minutes.
@@ -79,6 +79,40 @@ func TestChurn(t *testing.T) {
 	})
 }
 
+// TestLazyChurn is TestChurn for goroutines started by code racegen did not
+// instrument (plain go statements here): the detector registers them at
+// their first hook and never sees them end, so it must notice that they
+// did when their g runs another goroutine, and reuse their slots.
+func TestLazyChurn(t *testing.T) {
+	total, batch := 200_000, 500
+	if testing.Short() {
+		total = 50_000
+	}
+	enableGC(t)
+	s := newSite()
+	slots0, _ := rt.Slots()
+	expectRaces(t, 0, func() {
+		for range total / batch {
+			var wg sync.WaitGroup
+			for range batch {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					p := new(uint64)
+					escape(p)
+					rt.Write(uintptr(unsafe.Pointer(p)), 8, s)
+				}()
+			}
+			wg.Wait()
+		}
+	})
+	slots1, _ := rt.Slots()
+	t.Logf("%d lazily registered goroutines: slots %d -> %d", total, slots0, slots1)
+	if slots1 > slots0+batch+rt.QuarantineSlots+64 {
+		t.Errorf("goroutine slots grew from %d to %d", slots0, slots1)
+	}
+}
+
 // scaleGlobal is written racily by two of the many goroutines.
 var scaleGlobal [8]byte
 
@@ -142,38 +176,5 @@ func TestManyLiveGoroutines(t *testing.T) {
 	t.Logf("%d goroutines in %v; slots allocated %d, quarantined %d", n, time.Since(start), alloc, quar)
 	if alloc < n {
 		t.Errorf("%d slots for %d live goroutines", alloc, n)
-	}
-}
-
-// TestLazyChurn is TestChurn for goroutines started by code racegen did not
-// instrument (plain go statements here): the detector registers them at
-// their first hook and never sees them end, so it must notice that they
-// did when their g runs another goroutine, and reuse their slots.
-func TestLazyChurn(t *testing.T) {
-	total, batch := 200_000, 500
-	if testing.Short() {
-		total = 50_000
-	}
-	s := newSite()
-	slots0, _ := rt.Slots()
-	expectRaces(t, 0, func() {
-		for range total / batch {
-			var wg sync.WaitGroup
-			for range batch {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					p := new(uint64)
-					escape(p)
-					rt.Write(uintptr(unsafe.Pointer(p)), 8, s)
-				}()
-			}
-			wg.Wait()
-		}
-	})
-	slots1, _ := rt.Slots()
-	t.Logf("%d lazily registered goroutines: slots %d -> %d", total, slots0, slots1)
-	if slots1 > slots0+batch+rt.QuarantineSlots+64 {
-		t.Errorf("goroutine slots grew from %d to %d", slots0, slots1)
 	}
 }
