@@ -150,18 +150,27 @@ func (fr *fileRewriter) call(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 	if n := fr.syncCall(x, a); n != nil {
 		return n
 	}
+	fr.plainCall(x, a)
+	if sig := fr.ioFunc(a); sig != nil {
+		return fr.ioCall(x, a, sig)
+	}
+	return x
+}
+
+// plainCall rewrites the callee and arguments of a call of a function or
+// method that is not replaced.
+func (fr *fileRewriter) plainCall(x *dst.CallExpr, a *ast.CallExpr) {
 	if fx, ok := x.Fun.(*dst.SelectorExpr); ok {
 		if fa, ok := a.Fun.(*ast.SelectorExpr); ok {
 			if sel, ok := fr.info.Selections[fa]; ok && sel.Kind() == types.MethodVal {
 				fr.receiver(fx, fa, sel)
 				fr.rvalues(x.Args)
-				return x
+				return
 			}
 		}
 	}
 	x.Fun = fr.rvalue(x.Fun)
 	fr.rvalues(x.Args)
-	return x
 }
 
 // conversion rewrites T(x). Converting a slice to a string reads all of
@@ -171,6 +180,7 @@ func (fr *fileRewriter) conversion(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 		return x
 	}
 	x.Args[0] = fr.rvalue(x.Args[0])
+	fr.ioConversion(x, a)
 	to, from := under(fr.typeOf(a)), under(fr.typeOf(a.Args[0]))
 	if b, ok := to.(*types.Basic); ok && b.Info()&types.IsString != 0 {
 		if s, ok := from.(*types.Slice); ok && !fr.zeroSize(s.Elem()) && !hasTypeParam(fr.typeOf(a.Args[0])) {

@@ -39,7 +39,10 @@ func (fr *fileRewriter) goStmt(s *dst.GoStmt) dst.Stmt {
 		sig, _ = under(t).(*types.Signature)
 	}
 
+	saved := fr.ioDirect
+	fr.ioDirect = a.Call
 	n := fr.rvalue(s.Call)
+	fr.ioDirect = saved
 	call, ok := n.(*dst.CallExpr)
 	if !ok {
 		return s

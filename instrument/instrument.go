@@ -115,6 +115,10 @@ type fileRewriter struct {
 	main   bool                   // rewriting the body of func main of package main
 	origin map[dst.Node]token.Pos // position in the original of nodes the rewriter made
 	simple bool                   // rewriting a statement that must stay one simple statement
+	io     *ioState               // what the statement being rewritten needs for its I/O calls; nil outside statements
+	// ioDirect is the call of the go or defer statement being rewritten,
+	// which runs later than the statement and is not bracketed for I/O.
+	ioDirect *ast.CallExpr
 }
 
 func (p *pkgRewriter) rewriteFile(f *ast.File) (*fileRewriter, error) {

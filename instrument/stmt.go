@@ -37,6 +37,9 @@ func (fr *fileRewriter) funcDecl(d *dst.FuncDecl) {
 	fr.fn = d
 	fr.main = d.Recv == nil && d.Name.Name == "main" && fr.pkg.Name() == "main" && d.Type.TypeParams == nil
 	fr.blockStmt(d.Body)
+	if fr.isServeHTTP(d) {
+		fr.ioCallback(d.Body, d)
+	}
 	if fr.main {
 		n := len(d.Body.List)
 		if n == 0 || !isReturn(d.Body.List[n-1]) {
@@ -169,6 +172,20 @@ func (fr *fileRewriter) simpleStmt(s dst.Stmt) dst.Stmt {
 
 // stmt rewrites one statement into one or more.
 func (fr *fileRewriter) stmt(s dst.Stmt) []dst.Stmt {
+	switch s.(type) {
+	case *dst.CaseClause, *dst.CommClause:
+		// Case expressions belong to the switch.
+		return fr.stmt1(s)
+	}
+	if fr.simple {
+		// The enclosing statement brackets the I/O calls of its
+		// init and post statements.
+		return fr.stmt1(s)
+	}
+	return fr.ioStmt(s, fr.stmt1)
+}
+
+func (fr *fileRewriter) stmt1(s dst.Stmt) []dst.Stmt {
 	switch s := s.(type) {
 	case *dst.ExprStmt:
 		s.X = fr.rvalue(s.X)
@@ -198,7 +215,13 @@ func (fr *fileRewriter) stmt(s dst.Stmt) []dst.Stmt {
 		s.Cond = fr.rvalue(s.Cond)
 		fr.blockStmt(s.Body)
 		if s.Else != nil {
-			s.Else = fr.stmt(s.Else)[0]
+			if out := fr.stmt(s.Else); len(out) == 1 {
+				s.Else = out[0]
+			} else {
+				// An else if that needs statements before it.
+				fr.fromAll(out, s.Else)
+				s.Else = fr.from(block(out...), s.Else)
+			}
 		}
 	case *dst.ForStmt, *dst.RangeStmt, *dst.SelectStmt, *dst.SwitchStmt, *dst.TypeSwitchStmt:
 		pre, core := fr.compound(s)
@@ -246,8 +269,8 @@ func (fr *fileRewriter) compound(s dst.Stmt) (pre []dst.Stmt, core dst.Stmt) {
 	switch s := s.(type) {
 	case *dst.ForStmt:
 		s.Init = fr.simpleStmt(s.Init)
-		s.Cond = fr.rvalueOpt(s.Cond)
-		s.Post = fr.simpleStmt(s.Post)
+		s.Cond = fr.ioExpr(s.Cond)
+		s.Post = fr.ioPost(s.Post)
 		fr.blockStmt(s.Body)
 	case *dst.RangeStmt:
 		return fr.rangeStmt(s)
@@ -460,6 +483,9 @@ func (fr *fileRewriter) deferStmt(s *dst.DeferStmt) {
 		fr.rvalues(s.Call.Args)
 		return
 	}
+	saved := fr.ioDirect
+	fr.ioDirect = a
+	defer func() { fr.ioDirect = saved }()
 	if c, ok := fr.rvalue(s.Call).(*dst.CallExpr); ok {
 		s.Call = c
 	}
