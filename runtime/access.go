@@ -43,9 +43,14 @@ type conflict struct {
 }
 
 func access(addr, size uintptr, site uint64, o op) {
-	if size == 0 || addr == 0 {
+	if size == 0 || addr == 0 || skip(addr, size) {
 		return
 	}
+	accessSlow(addr, size, site, o)
+}
+
+// accessSlow is the part of access that cannot be inlined.
+func accessSlow(addr, size uintptr, site uint64, o op) {
 	t := current()
 	if t.g != 0 {
 		// The goroutine's own stack holds only data no other goroutine
@@ -54,10 +59,11 @@ func access(addr, size uintptr, site uint64, o op) {
 			return
 		}
 	}
+	sample := t.sampling()
 	end := addr + size
 	reported := false
 	for a := addr &^ 7; a < end; a += 8 {
-		cf, ok := accessGranule(t, a, granuleMask(a, addr, end), site, o)
+		cf, ok := accessGranule(t, a, granuleMask(a, addr, end), site, o, sample)
 		if ok && !reported {
 			reported = reportRace(t, addr, size, site, o&opWrite != 0, cf)
 		}
@@ -76,20 +82,28 @@ func granuleMask(a, lo, hi uintptr) uint8 {
 	return uint8((uint16(1)<<to - 1) &^ (uint16(1)<<from - 1))
 }
 
-// accessGranule runs FastTrack's read or write rule (with Pacer's read-map
-// clearing, its Algorithms 7 and 8) on one granule.
-func accessGranule(t *thread, a uintptr, mask uint8, site uint64, o op) (cf conflict, found bool) {
+// accessGranule runs the read or write rule on one granule: FastTrack's,
+// with the read set cleared by writes (Pacer's Algorithms 7 and 8), in a
+// sampling period, and Pacer's Algorithms 12 and 13 outside one, which
+// check the access against the history but then only discard what
+// FastTrack would have overwritten.
+func accessGranule(t *thread, a uintptr, mask uint8, site uint64, o op, sample bool) (cf conflict, found bool) {
 	write, atomic := o&opWrite != 0, o&opAtomic != 0
 	sh := granuleShard(a)
 	sh.mu.Lock()
+	defer sh.mu.Unlock()
 	c := sh.m[a]
 	gen := gcGen.Load()
 	if c == nil {
+		if !sample {
+			return // nothing recorded, nothing to record
+		}
 		if sh.m == nil {
 			sh.m = make(map[uintptr]*cell)
 		}
 		c = &cell{gen: gen}
 		sh.m[a] = c
+		filterAdd(a, 1)
 	} else if c.gen < gen && !c.global {
 		// A GC cycle completed since this history began: the granule
 		// may belong to a new object now.
@@ -101,56 +115,98 @@ func accessGranule(t *thread, a uintptr, mask uint8, site uint64, o op) (cf conf
 	e := t.epoch()
 	if write {
 		if c.w == e && c.wmask&mask == mask && (atomic || !c.watomic) {
-			sh.mu.Unlock()
 			return // same epoch
 		}
-		if c.w != 0 && c.wmask&mask != 0 && !(atomic && c.watomic) && !t.ordered(c.w) {
-			cf, found = conflict{c.w, c.wsite, true, c.gen, c.global}, true
-		}
-		if c.rs == nil {
-			if c.rmask&mask != 0 {
-				if !found && !(atomic && c.ratomic) && !t.ordered(c.r) {
-					cf, found = conflict{c.r, c.rsite, false, c.gen, c.global}, true
-				}
-				if c.rmask &^= mask; c.rmask == 0 {
-					c.r = 0
-				}
+		cf, found = c.checkWrite(t, mask, atomic)
+		c.clearReads(mask)
+		if sample {
+			if c.w == e {
+				c.wmask |= mask
+				c.watomic = c.watomic && atomic
+			} else {
+				c.w, c.wmask, c.watomic = e, mask, atomic
 			}
-		} else {
-			j := 0
-			for _, re := range c.rs {
-				if re.mask&mask != 0 {
-					if !found && !(atomic && re.atomic) && !t.ordered(re.e) {
-						cf, found = conflict{re.e, re.site, false, c.gen, c.global}, true
-					}
-					re.mask &^= mask
-				}
-				if re.mask != 0 {
-					c.rs[j] = re
-					j++
-				}
-			}
-			clear(c.rs[j:])
-			c.rs = c.rs[:j]
+			c.wsite = site
+		} else if c.wmask &^= mask; c.wmask == 0 {
+			c.w = 0
 		}
-		if c.w == e {
-			c.wmask |= mask
-			c.watomic = c.watomic && atomic
-		} else {
-			c.w, c.wmask, c.watomic = e, mask, atomic
+	} else {
+		if c.rs == nil && c.r == e && c.rmask&mask == mask && (atomic || !c.ratomic) {
+			return // same epoch
 		}
-		c.wsite = site
-		sh.mu.Unlock()
+		cf, found = c.checkRead(t, mask, atomic)
+		if sample {
+			c.recordRead(t, e, mask, site, atomic)
+		} else {
+			c.discardRead(t, mask)
+		}
+	}
+	if !sample && c.empty() {
+		delete(sh.m, a)
+		filterAdd(a, -1)
+	}
+	return cf, found
+}
+
+// checkWrite returns the first earlier access that races with a write of
+// the bytes mask by t.
+func (c *cell) checkWrite(t *thread, mask uint8, atomic bool) (conflict, bool) {
+	if cf, ok := c.checkPriorWrite(t, mask, atomic); ok {
+		return cf, true
+	}
+	if c.rs == nil {
+		if c.rmask&mask != 0 && !(atomic && c.ratomic) && !t.ordered(c.r) {
+			return conflict{c.r, c.rsite, false, c.gen, c.global}, true
+		}
+		return conflict{}, false
+	}
+	for _, re := range c.rs {
+		if re.mask&mask != 0 && !(atomic && re.atomic) && !t.ordered(re.e) {
+			return conflict{re.e, re.site, false, c.gen, c.global}, true
+		}
+	}
+	return conflict{}, false
+}
+
+// checkRead returns the earlier write that races with a read of the bytes
+// mask by t, if any.
+func (c *cell) checkRead(t *thread, mask uint8, atomic bool) (conflict, bool) {
+	return c.checkPriorWrite(t, mask, atomic)
+}
+
+func (c *cell) checkPriorWrite(t *thread, mask uint8, atomic bool) (conflict, bool) {
+	if c.w != 0 && c.wmask&mask != 0 && !(atomic && c.watomic) && !t.ordered(c.w) {
+		return conflict{c.w, c.wsite, true, c.gen, c.global}, true
+	}
+	return conflict{}, false
+}
+
+// clearReads forgets the reads of the bytes mask, which a write to them
+// supersedes: each was checked against the write, and a later access
+// that races with one of them races with the write too.
+func (c *cell) clearReads(mask uint8) {
+	if c.rs == nil {
+		if c.rmask &^= mask; c.rmask == 0 {
+			c.r = 0
+		}
 		return
 	}
+	j := 0
+	for _, re := range c.rs {
+		if re.mask &^= mask; re.mask != 0 {
+			c.rs[j] = re
+			j++
+		}
+	}
+	clear(c.rs[j:])
+	c.rs = c.rs[:j]
+	if j == 0 {
+		c.rs = nil
+	}
+}
 
-	if c.rs == nil && c.r == e && c.rmask&mask == mask && (atomic || !c.ratomic) {
-		sh.mu.Unlock()
-		return // same epoch
-	}
-	if c.w != 0 && c.wmask&mask != 0 && !(atomic && c.watomic) && !t.ordered(c.w) {
-		cf, found = conflict{c.w, c.wsite, true, c.gen, c.global}, true
-	}
+// recordRead records t's read of the bytes mask at epoch e.
+func (c *cell) recordRead(t *thread, e epoch, mask uint8, site uint64, atomic bool) {
 	switch {
 	case c.rs != nil:
 		for i := range c.rs {
@@ -162,7 +218,6 @@ func accessGranule(t *thread, a uintptr, mask uint8, site uint64, o op) (cf conf
 					c.rs[i] = readEntry{e, site, mask, atomic}
 				}
 				c.rs[i].site = site
-				sh.mu.Unlock()
 				return
 			}
 		}
@@ -181,6 +236,32 @@ func accessGranule(t *thread, a uintptr, mask uint8, site uint64, o op) (cf conf
 		c.rs = append(make([]readEntry, 0, 4), readEntry{c.r, c.rsite, c.rmask, c.ratomic}, readEntry{e, site, mask, atomic})
 		c.r, c.rmask = 0, 0
 	}
-	sh.mu.Unlock()
-	return
 }
+
+// discardRead is Pacer's read outside a sampling period: the read is not
+// recorded, and the reads it would have replaced are forgotten, since
+// they are no longer the last access a future race could be reported with.
+func (c *cell) discardRead(t *thread, mask uint8) {
+	if c.rs == nil {
+		if c.r != 0 && t.ordered(c.r) {
+			if c.rmask &^= mask; c.rmask == 0 {
+				c.r = 0
+			}
+		}
+		return
+	}
+	for i := range c.rs {
+		if c.rs[i].e.tid() == t.tid {
+			if c.rs[i].mask &^= mask; c.rs[i].mask == 0 {
+				c.rs = append(c.rs[:i], c.rs[i+1:]...)
+				if len(c.rs) == 0 {
+					c.rs = nil
+				}
+			}
+			return
+		}
+	}
+}
+
+// empty reports whether the cell holds no history.
+func (c *cell) empty() bool { return c.w == 0 && c.r == 0 && c.rs == nil }

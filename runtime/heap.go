@@ -86,6 +86,7 @@ func armSentinel() {
 // initialization runs before any hook can.
 func init() {
 	loadOptions()
+	startSampling(opts.rate)
 	calibrateOnce.Do(calibrateGoid)
 	gcGen.Store(exactGen())
 	armSentinel()

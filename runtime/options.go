@@ -17,6 +17,7 @@ import (
 //	halt_on_error=1       exit after the first report
 //	strip_path_prefix=P   remove P from the start of file names in reports
 //	format=json           one JSON object per race instead of text
+//	rate=R                sampling rate from 0 to 1, overriding racegen -rate
 //	suppress_equal_stacks=0
 //	                      report every race, not each pair of sites once
 type options struct {
@@ -25,13 +26,14 @@ type options struct {
 	haltOnError     bool
 	stripPathPrefix string
 	json            bool
-	dedup           bool // report each pair of sites once
+	dedup           bool    // report each pair of sites once
+	rate            float64 // sampling rate
 }
 
 // OptionsEnv is the environment variable the options are read from.
 const OptionsEnv = "RACEGEN_OPTIONS"
 
-var opts = options{exitCode: 66, dedup: true}
+var opts = options{exitCode: 66, dedup: true, rate: buildRate}
 
 func loadOptions() {
 	o, errs := parseOptions(os.Getenv(OptionsEnv))
@@ -44,7 +46,7 @@ func loadOptions() {
 // parseOptions parses s, keeping defaults for values it cannot use and
 // returning one error for each.
 func parseOptions(s string) (options, []error) {
-	o := options{exitCode: 66, dedup: true}
+	o := options{exitCode: 66, dedup: true, rate: buildRate}
 	var errs []error
 	for _, f := range strings.Fields(s) {
 		name, val, ok := strings.Cut(f, "=")
@@ -66,6 +68,14 @@ func parseOptions(s string) (options, []error) {
 			}
 		case "halt_on_error":
 			o.haltOnError, err = parseBool(val)
+		case "rate":
+			o.rate, err = strconv.ParseFloat(val, 64)
+			if err == nil && !(o.rate >= 0 && o.rate <= 1) {
+				err = fmt.Errorf("out of range [0, 1]")
+			}
+			if err != nil {
+				o.rate = buildRate
+			}
 		case "suppress_equal_stacks":
 			o.dedup, err = parseBool(val)
 		case "strip_path_prefix":

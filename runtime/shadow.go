@@ -64,6 +64,7 @@ func (s *shadowTable) sweep(gen uint32) {
 		for a, c := range sh.m {
 			if !c.global && c.gen < gen {
 				delete(sh.m, a)
+				filterAdd(a, -1)
 			}
 		}
 		if len(sh.m) == 0 {

@@ -17,6 +17,8 @@ type thread struct {
 	vc  *vclock       // clocks of other slots; vc.get(tid) may be stale
 	sc  uint64        // CRSampler's scalar clock: ticks at every sync op
 
+	period uint32 // the last sampling period t has seen
+
 	// start is the slot clock t began at: accesses recorded in t's slot
 	// at earlier clocks were made by a goroutine that held it before.
 	start uint64
@@ -47,10 +49,30 @@ func (t *thread) ordered(e epoch) bool {
 	return e.clock() <= t.clockOf(e.tid())
 }
 
-// tick advances t's own clock (Ct[t] ← Ct[t]+1).
+// tick is called after every release. It counts the synchronization
+// operation and, in a sampling period, advances t's own clock
+// (Ct[t] ← Ct[t]+1); outside one, time stands still (Pacer's Algorithm
+// 10), which keeps vector clocks unchanged and so shareable.
 func (t *thread) tick() {
-	t.ep.Add(1 << tidBits)
 	t.sc++
+	countSync(t)
+	if t.sampling() {
+		t.ep.Add(1 << tidBits)
+	}
+}
+
+// sampling reports whether a sampling period is on. The first time t
+// sees a new sampling period it advances its clock, so that its sampled
+// accesses come after everything it released before the period began.
+func (t *thread) sampling() bool {
+	if sampling.Load() == 0 {
+		return false
+	}
+	if p := samplingPeriod.Load(); t.period != p {
+		t.period = p
+		t.ep.Add(1 << tidBits)
+	}
+	return true
 }
 
 // share marks t's vclock as shared and returns it, for a shallow copy.
@@ -74,6 +96,7 @@ func (t *thread) own(n int) {
 // acquire joins a synchronization clock into t (Ct ← Ct ⊔ Cm).
 func (t *thread) acquire(s *syncClock) {
 	t.sc++
+	countSync(t)
 	if s.vc != nil && s.vc != t.vc && !s.vc.leq(t.vc) {
 		t.own(len(s.vc.c))
 		t.vc.join(s.vc)
@@ -254,7 +277,7 @@ func lazyThread(gp uintptr, goid int64) *thread {
 	}
 	vc.c = vc.c[:n]
 	t.vc = vc
-	t.tick() // start past everything just joined (slot 0 may be shared)
+	t.ep.Add(1 << tidBits) // start past everything just joined (slot 0 may be shared)
 	publish(t)
 	if gp != 0 {
 		gtab.store(gp, t)

@@ -1,0 +1,158 @@
+package runtime
+
+import (
+	"sync"
+	"testing"
+	"unsafe"
+)
+
+// These tests drive Pacer's rules with the sampling state set by hand;
+// they run in package runtime to reach it. Each restores full detection.
+
+// withSampling runs f with sampling on or off and restores rate 1 after.
+func setSampling(t *testing.T, on bool) {
+	t.Helper()
+	if on {
+		samplingPeriod.Add(1)
+		sampling.Store(1)
+	} else {
+		sampling.Store(0)
+	}
+	t.Cleanup(func() {
+		samplingPeriod.Add(1)
+		sampling.Store(1)
+	})
+}
+
+// inGoroutine runs f in an instrumented goroutine and waits for it with
+// synchronization the detector does not see.
+func inGoroutine(f func()) {
+	g := GoFork()
+	done := make(chan struct{})
+	go func() {
+		GoStart(g)
+		defer GoEnd()
+		f()
+		close(done)
+	}()
+	<-done
+}
+
+func heapWord() uintptr {
+	p := new(uint64)
+	pacerSink = p
+	return uintptr(unsafe.Pointer(p))
+}
+
+var pacerSink any
+
+func cellsAt(a uintptr) bool {
+	sh := granuleShard(a)
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	return sh.m[a] != nil
+}
+
+func TestPacerRules(t *testing.T) {
+	const (
+		read  = false
+		write = true
+	)
+	tests := []struct {
+		name string
+		// The first access runs in another goroutine with sampling
+		// firstOn, the second in the test's with sampling secondOn,
+		// unordered.
+		first, second       bool
+		firstOn, secondOn   bool
+		wantRace, wantCells bool
+	}{
+		{"sampled write, unsampled write: reported, then discarded", write, write, true, false, true, false},
+		{"sampled write, unsampled read: reported, write kept", write, read, true, false, true, true},
+		{"sampled read, unsampled write: reported, discarded", read, write, true, false, true, false},
+		{"unsampled write, sampled write: first access not sampled", write, write, false, true, false, true},
+		{"unsampled accesses record nothing", write, read, false, false, false, false},
+		{"sampled read, unsampled read: no race, read kept", read, read, true, false, false, true},
+	}
+	acc := func(a uintptr, w bool, site uint64) {
+		if w {
+			Write(a, 8, site)
+		} else {
+			Read(a, 8, site)
+		}
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			site := uint64(1000 + 10*i) // each pair of sites is reported once
+			a := heapWord()
+			before := Races()
+			setSampling(t, tt.firstOn)
+			inGoroutine(func() { acc(a, tt.first, site) })
+			setSampling(t, tt.secondOn)
+			acc(a, tt.second, site+1)
+			if got := Races() > before; got != tt.wantRace {
+				t.Errorf("race reported = %v, want %v", got, tt.wantRace)
+			}
+			if got := cellsAt(a); got != tt.wantCells {
+				t.Errorf("metadata kept = %v, want %v", got, tt.wantCells)
+			}
+		})
+	}
+}
+
+// TestPacerTimeless checks that releases outside sampling periods leave
+// clocks alone, and that a goroutine entering a sampling period advances
+// its clock first, which keeps a race after an unsampled release visible.
+func TestPacerTimeless(t *testing.T) {
+	var mu sync.Mutex
+	x, y := heapWord(), heapWord()
+	before := Races()
+	setSampling(t, true)
+	// The reader is created before everything below, and waits on a
+	// channel the detector does not see.
+	start, done := make(chan struct{}), make(chan struct{})
+	g := GoFork()
+	go func() {
+		GoStart(g)
+		defer GoEnd()
+		<-start
+		Lock(&mu)
+		Read(y, 8, 2001)
+		Unlock(&mu)
+		close(done)
+	}()
+	th := current()
+	Write(x, 8, 1999)
+	setSampling(t, false)
+	e := th.epoch()
+	Lock(&mu)
+	Unlock(&mu)
+	if th.epoch() != e {
+		t.Fatalf("a release outside sampling advanced the clock: %v -> %v", e, th.epoch())
+	}
+	setSampling(t, true)
+	Write(y, 8, 2000) // after the release: not ordered before the reader
+	close(start)
+	<-done
+	if Races() == before {
+		t.Errorf("race between a write after the release and a read after the acquire not reported")
+	}
+}
+
+// TestSkip checks the inlinable filter test.
+func TestSkip(t *testing.T) {
+	a := heapWord()
+	setSampling(t, false)
+	if filter[filterIndex(a)].Load() == 0 && !skip(a, 8) {
+		t.Errorf("skip = false outside sampling for a granule without metadata")
+	}
+	setSampling(t, true)
+	if skip(a, 8) {
+		t.Errorf("skip = true in a sampling period")
+	}
+	Write(a, 8, 1)
+	setSampling(t, false)
+	if skip(a, 8) || skip(a-64, 128) {
+		t.Errorf("skip = true for a granule with metadata")
+	}
+}
