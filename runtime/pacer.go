@@ -127,7 +127,7 @@ func totalSyncOps() uint64 {
 
 // pacerStats are the controller's measurements, for tests and -v.
 var pacerStats struct {
-	sampledWork, totalWork atomic.Uint64
+	sampledWork, totalWork  atomic.Uint64
 	periods, sampledPeriods atomic.Uint64
 }
 
