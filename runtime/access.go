@@ -43,7 +43,7 @@ type conflict struct {
 }
 
 func access(addr, size uintptr, site uint64, o op) {
-	if size == 0 || addr == 0 || skip(addr, size) {
+	if skip(addr, size) {
 		return
 	}
 	accessSlow(addr, size, site, o)
@@ -51,6 +51,9 @@ func access(addr, size uintptr, site uint64, o op) {
 
 // accessSlow is the part of access that cannot be inlined.
 func accessSlow(addr, size uintptr, site uint64, o op) {
+	if size == 0 || addr == 0 || size > 8 && skipRange(addr, size) {
+		return
+	}
 	t := current()
 	if t.g != 0 {
 		// The goroutine's own stack holds only data no other goroutine

@@ -49,8 +49,9 @@ var (
 	pageFilter [1 << pageBits]atomic.Uint32
 )
 
-func filterIndex(granule uintptr) uintptr {
-	return (granule >> 3) * 0x9e3779b97f4a7c15 >> (64 - filterBits)
+// filterIndex hashes the granule of address a.
+func filterIndex(a uintptr) uintptr {
+	return (a >> 3) * 0x9e3779b97f4a7c15 >> (64 - filterBits)
 }
 
 func pageIndex(a uintptr) uintptr {
@@ -65,21 +66,19 @@ func filterAdd(a uintptr, d int32) {
 }
 
 // skip reports whether an access of size bytes at addr needs no work:
-// outside a sampling period, to memory with no metadata. It is small
-// enough to be inlined into the hooks.
+// outside a sampling period, within one granule that has no metadata. It
+// is small enough to be inlined into the hooks; everything else (ranges,
+// sampling periods) goes to accessSlow, which rechecks.
 func skip(addr, size uintptr) bool {
-	if sampling.Load() != 0 {
-		return false
-	}
-	if size <= 8 && addr&7+size <= 8 {
-		return filter[filterIndex(addr&^7)].Load() == 0
-	}
-	return skipRange(addr, size)
+	return sampling.Load()|filter[filterIndex(addr)].Load() == 0 && addr&7+size <= 8
 }
 
 // skipRange is skip for accesses that span granules: it consults the page
 // filter first.
 func skipRange(addr, size uintptr) bool {
+	if sampling.Load() != 0 {
+		return false
+	}
 	for p := addr &^ 4095; p < addr+size; p += 4096 {
 		if pageFilter[pageIndex(p)].Load() != 0 {
 			lo, hi := max(p, addr), min(p+4096, addr+size)
