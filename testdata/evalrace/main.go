@@ -117,10 +117,14 @@ func main() {
 
 	// 9. The long-lived worker writes; a short-lived goroutine reads. The
 	// worker's task is handed over by channel, which orders main before
-	// the worker but not the worker before the reader.
+	// the worker but not the worker before the reader. main waits for the
+	// worker's write only after the reader is done, so that both accesses
+	// happen before the collection however the scheduler delays them.
 	var status, got int
+	wrote := make(chan bool, 1)
 	tasks <- func() {
 		status = 7 // race: long-short
+		wrote <- true
 	}
 	time.Sleep(gap)
 	var wg sync.WaitGroup
@@ -130,6 +134,7 @@ func main() {
 		got = status // race: long-short
 	}()
 	wg.Wait()
+	<-wrote
 	runtime.GC()
 
 	// 10. A short-lived goroutine writes; the long-lived worker writes.
