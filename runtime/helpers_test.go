@@ -117,8 +117,10 @@ func goInstr(f func()) <-chan struct{} {
 	g := rt.GoFork()
 	go func() {
 		rt.GoStart(g)
-		defer rt.GoEnd()
+		// done is closed after GoEnd, so that a report made after
+		// waiting for it sees the goroutine finished.
 		defer close(done)
+		defer rt.GoEnd()
 		f()
 	}()
 	return done

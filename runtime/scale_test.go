@@ -22,7 +22,7 @@ import (
 // of goroutines that ever ran.
 func TestChurn(t *testing.T) {
 	total, batch := 1_000_000, 500
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		total = 200_000
 	}
 	enableGC(t)
@@ -85,7 +85,7 @@ func TestChurn(t *testing.T) {
 // did when their g runs another goroutine, and reuse their slots.
 func TestLazyChurn(t *testing.T) {
 	total, batch := 200_000, 500
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		total = 50_000
 	}
 	enableGC(t)
@@ -126,6 +126,9 @@ var scaleGlobal [8]byte
 // detectors.)
 func TestManyLiveGoroutines(t *testing.T) {
 	n := 100_000
+	if raceEnabled {
+		t.Skip("go test -race allows 8128 live goroutines")
+	}
 	enableGC(t)
 	elems := make([]uint64, n)
 	escape(elems)
