@@ -208,6 +208,7 @@ func measureAll(o *options) (*results, error) {
 				}
 			}
 		}
+		rs.Reps = rep + 1 // what the saved results hold so far
 		if err := rs.save(filepath.Join(work, "results.json")); err != nil {
 			return nil, err
 		}
