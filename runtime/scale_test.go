@@ -108,7 +108,10 @@ func TestLazyChurn(t *testing.T) {
 	})
 	slots1, _ := rt.Slots()
 	t.Logf("%d lazily registered goroutines: slots %d -> %d", total, slots0, slots1)
-	if slots1 > slots0+batch+rt.QuarantineSlots+64 {
+	// A dead goroutine's slot is reclaimed when its g runs another
+	// goroutine that calls a hook; up to a batch of gs may wait in the
+	// runtime's free lists meanwhile.
+	if slots1 > slots0+2*batch+rt.QuarantineSlots+64 {
 		t.Errorf("goroutine slots grew from %d to %d", slots0, slots1)
 	}
 }
