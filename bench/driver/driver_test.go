@@ -161,3 +161,17 @@ func TestPlotWellFormed(t *testing.T) {
 		}
 	}
 }
+
+func TestShellQuote(t *testing.T) {
+	for in, want := range map[string]string{
+		"-reps":         "-reps",
+		"^(a|b)$":       `'^(a|b)$'`,
+		"it's":          `'it'\''s'`,
+		"":              "''",
+		"-rates=0,0.01": "-rates=0,0.01",
+	} {
+		if got := shellQuote(in); got != want {
+			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
+		}
+	}
+}

@@ -284,7 +284,9 @@ func repoRoot() (string, error) {
 
 func commandLine() string {
 	args := []string{"go run ./bench/driver"}
-	args = append(args, os.Args[1:]...)
+	for _, a := range os.Args[1:] {
+		args = append(args, shellQuote(a))
+	}
 	return strings.Join(args, " ")
 }
 
@@ -337,4 +339,12 @@ func racegenState(repo, bin string) string {
 
 func logf(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "bench: %s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)
+}
+
+// shellQuote quotes s for a POSIX shell if it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./=,:-") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

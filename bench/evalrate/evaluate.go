@@ -292,7 +292,11 @@ func repoRoot() (string, error) {
 }
 
 func commandLine() string {
-	return strings.Join(append([]string{"go run ./bench/evalrate"}, os.Args[1:]...), " ")
+	args := []string{"go run ./bench/evalrate"}
+	for _, a := range os.Args[1:] {
+		args = append(args, shellQuote(a))
+	}
+	return strings.Join(args, " ")
 }
 
 func goVersion() string {
