@@ -15,7 +15,7 @@
 //	-rates list     sampling rates, comma-separated (default 0.01,0.03,0.1,0.25)
 //	-trials n       trials per rate (default: enough to expect about 25
 //	                detections per race, at least 300)
-//	-full n         trials at rate 1 (default 20)
+//	-full n         trials at rate 1 (default 200)
 //	-parallel n     trials run at once (default 2)
 //	-racegen path   racegen command (default: built from this repository)
 //	-work dir       scratch directory
@@ -61,7 +61,7 @@ func mainErr() error {
 	var o options
 	flag.StringVar(&o.rates, "rates", "0.01,0.03,0.1,0.25", "sampling rates, comma-separated")
 	flag.IntVar(&o.trials, "trials", 0, "trials per rate (0: automatic)")
-	flag.IntVar(&o.full, "full", 20, "trials at rate 1")
+	flag.IntVar(&o.full, "full", 200, "trials at rate 1")
 	flag.IntVar(&o.parallel, "parallel", 2, "trials run at once")
 	flag.StringVar(&o.racegenBin, "racegen", "", "racegen `command` (default: built from this repository)")
 	flag.StringVar(&o.work, "work", filepath.Join(os.TempDir(), "racegen-evalrate"), "scratch `dir`ectory")
