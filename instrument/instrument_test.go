@@ -205,6 +205,11 @@ func TestRun(t *testing.T) {
 						t.Errorf("race report lacks %s:\n%s", pos, iErr)
 					}
 				}
+				// Functions of a command are main.F in tracebacks, for
+				// the previous access too.
+				if path := "testdata/run/" + name + "."; strings.Contains(iErr, path) {
+					t.Errorf("race report names functions by import path (%s), not main.:\n%s", path, iErr)
+				}
 			default:
 				if raced {
 					t.Errorf("false race report:\n%s", iErr)

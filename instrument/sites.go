@@ -53,7 +53,7 @@ func (fr *fileRewriter) addSiteTable() {
 			m = s.fr.funcNames()
 			names[s.fr] = m
 		}
-		fn := fr.pkg.Path() + ".init"
+		fn := fr.funcPrefix() + ".init"
 		if s.fn != nil {
 			if n, ok := m[s.fn]; ok {
 				fn = n
@@ -80,7 +80,7 @@ func (fr *fileRewriter) addSiteTable() {
 // named pkg.init.funcN, counted in this file only (best effort).
 func (fr *fileRewriter) funcNames() map[dst.Node]string {
 	names := make(map[dst.Node]string)
-	path := fr.pkg.Path()
+	path := fr.funcPrefix()
 	var lits func(n dst.Node, outer string, count *int)
 	lits = func(n dst.Node, outer string, count *int) {
 		dst.Inspect(n, func(c dst.Node) bool {
@@ -121,6 +121,15 @@ func (fr *fileRewriter) funcNames() map[dst.Node]string {
 		}
 	}
 	return names
+}
+
+// funcPrefix returns the package part of function names in tracebacks:
+// the import path, or "main" for a command.
+func (p *pkgRewriter) funcPrefix() string {
+	if p.pkg.Name() == "main" {
+		return "main"
+	}
+	return p.pkg.Path()
 }
 
 // recvName renders a receiver type as a traceback does: T or (*T), with
