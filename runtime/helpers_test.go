@@ -75,10 +75,23 @@ var sink atomic.Pointer[any]
 
 func escape(p any) { sink.Store(&p) }
 
-// newVar returns the address of a new, escaped 8-byte variable.
+// kept holds every variable newVar made, for the life of the test binary.
+// The tests hand the detector bare addresses, which do not keep an object
+// alive the way the load or store after an instrumented hook does: an
+// object kept only by sink could be freed, and its address given to
+// another object, while a test still "accesses" it.
+var kept struct {
+	sync.Mutex
+	vars []*[8]byte
+}
+
+// newVar returns the address of a new, escaped 8-byte variable that stays
+// alive.
 func newVar() uintptr {
 	p := new([8]byte)
-	escape(p)
+	kept.Lock()
+	kept.vars = append(kept.vars, p)
+	kept.Unlock()
 	return uintptr(unsafe.Pointer(p))
 }
 

@@ -38,13 +38,14 @@ func inGoroutine(f func()) {
 	<-done
 }
 
+// heapWord returns the address of a new heap word that stays alive.
 func heapWord() uintptr {
 	p := new(uint64)
-	pacerSink = p
+	pacerKeep = append(pacerKeep, p)
 	return uintptr(unsafe.Pointer(p))
 }
 
-var pacerSink any
+var pacerKeep []*uint64
 
 func cellsAt(a uintptr) bool {
 	sh := granuleShard(a)

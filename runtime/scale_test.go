@@ -101,6 +101,11 @@ func TestLazyChurn(t *testing.T) {
 					p := new(uint64)
 					escape(p)
 					rt.Write(uintptr(unsafe.Pointer(p)), 8, s)
+					// Keep p until its access is recorded: a bare address
+					// does not, and another goroutine's escape releases
+					// p from sink, so the GC could hand p's address to a
+					// new object before this hook runs.
+					runtime.KeepAlive(p)
 				}()
 			}
 			wg.Wait()
