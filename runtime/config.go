@@ -1,6 +1,17 @@
 package runtime
 
+import "time"
+
 // buildRate is the sampling rate racegen -rate built this program with.
 // racegen writes its own copy of this file into each instrumented build;
 // the RACEGEN_OPTIONS option rate overrides it when the program starts.
 const buildRate = 1.0
+
+// buildMode is the detector racegen -mode built this program for:
+// "dynamic" (Pacer's sampling periods over FastTrack), "static" (clock
+// races on watchpoints, CRSampler) or "collide" (DataCollider).
+const buildMode = "dynamic"
+
+// buildWatch is the time limit of a watchpoint (racegen -watch); the
+// RACEGEN_OPTIONS option watch overrides it.
+const buildWatch = 15 * time.Millisecond

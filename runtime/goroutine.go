@@ -20,6 +20,9 @@ const creationDepth = 16
 //	g := GoFork(); go func() { GoStart(g); defer GoEnd(); f(x) }()
 func GoFork() Goroutine {
 	t := current()
+	if staticSync {
+		return staticFork(t)
+	}
 	u := newThread()
 	u.vc = t.vc.clone(int(t.tid) + 1)
 	u.vc.set(t.tid, t.epoch().clock())
@@ -42,7 +45,9 @@ func GoStart(g Goroutine) {
 	if u.g == 0 || u.goid == 0 {
 		u.goid = stackGoid()
 	}
-	publish(u)
+	if !staticSync {
+		publish(u)
+	}
 	if u.g != 0 {
 		gtab.store(u.g, u)
 	} else {

@@ -86,7 +86,11 @@ func armSentinel() {
 // initialization runs before any hook can.
 func init() {
 	loadOptions()
-	startSampling(opts.rate)
+	if staticSync {
+		startWatch()
+	} else {
+		startSampling(opts.rate)
+	}
 	calibrateOnce.Do(calibrateGoid)
 	gcGen.Store(exactGen())
 	armSentinel()

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Options are read once, at start-up, from the environment variable
@@ -20,6 +21,11 @@ import (
 //	rate=R                sampling rate from 0 to 1, overriding racegen -rate
 //	suppress_equal_stacks=0
 //	                      report every race, not each pair of sites once
+//	watch=DURATION        time limit of a watchpoint in static and collide
+//	                      builds, overriding racegen -watch (15ms)
+//	watchpoints=hw|sw     hw (default) uses hardware data breakpoints where
+//	                      the system allows them; sw forces the software
+//	                      watchpoints
 type options struct {
 	logPath         string
 	exitCode        int
@@ -28,12 +34,14 @@ type options struct {
 	json            bool
 	dedup           bool    // report each pair of sites once
 	rate            float64 // sampling rate
+	watch           time.Duration
+	swWatch         bool // watchpoints=sw
 }
 
 // OptionsEnv is the environment variable the options are read from.
 const OptionsEnv = "RACEGEN_OPTIONS"
 
-var opts = options{exitCode: 66, dedup: true, rate: buildRate}
+var opts = options{exitCode: 66, dedup: true, rate: buildRate, watch: buildWatch}
 
 func loadOptions() {
 	o, errs := parseOptions(os.Getenv(OptionsEnv))
@@ -46,7 +54,7 @@ func loadOptions() {
 // parseOptions parses s, keeping defaults for values it cannot use and
 // returning one error for each.
 func parseOptions(s string) (options, []error) {
-	o := options{exitCode: 66, dedup: true, rate: buildRate}
+	o := options{exitCode: 66, dedup: true, rate: buildRate, watch: buildWatch}
 	var errs []error
 	for _, f := range strings.Fields(s) {
 		name, val, ok := strings.Cut(f, "=")
@@ -75,6 +83,23 @@ func parseOptions(s string) (options, []error) {
 			}
 			if err != nil {
 				o.rate = buildRate
+			}
+		case "watch":
+			o.watch, err = time.ParseDuration(val)
+			if err == nil && o.watch <= 0 {
+				err = fmt.Errorf("must be positive")
+			}
+			if err != nil {
+				o.watch = buildWatch
+			}
+		case "watchpoints":
+			switch val {
+			case "hw":
+				o.swWatch = false
+			case "sw":
+				o.swWatch = true
+			default:
+				err = fmt.Errorf("want hw or sw")
 			}
 		case "suppress_equal_stacks":
 			o.dedup, err = parseBool(val)

@@ -89,10 +89,13 @@ type race struct {
 
 type accessInfo struct {
 	write bool
-	goid  int64 // 0 if unknown
-	stack []frame
-	site  uint64
-	g     goroutineInfo
+	// either is set when the access may have been a read or a write:
+	// a hardware read/write watchpoint does not say which.
+	either bool
+	goid   int64 // 0 if unknown
+	stack  []frame
+	site   uint64
+	g      goroutineInfo
 }
 
 type frame struct {
@@ -201,6 +204,14 @@ func flushLog() {
 	}
 }
 
+// op names the access as in the report's first line.
+func (a *accessInfo) op() string {
+	if a.either {
+		return "Read or write"
+	}
+	return opName(a.write)
+}
+
 func opName(write bool) string {
 	if write {
 		return "Write"
@@ -237,7 +248,7 @@ func writeFrames(b *strings.Builder, fs []frame, offsets bool) {
 
 func writeText(b *strings.Builder, r *race) {
 	b.WriteString("==================\nWARNING: DATA RACE\n")
-	fmt.Fprintf(b, "%s at 0x%012x by %s:\n", opName(r.cur.write), r.addr, goroutineName(r.cur.goid))
+	fmt.Fprintf(b, "%s at 0x%012x by %s:\n", r.cur.op(), r.addr, goroutineName(r.cur.goid))
 	writeFrames(b, r.cur.stack, true)
 	fmt.Fprintf(b, "\nPrevious %s at 0x%012x by %s:\n", strings.ToLower(opName(r.prev.write)), r.addr, goroutineName(r.prev.goid))
 	writeFrames(b, r.siteFrame(), false)
@@ -299,7 +310,7 @@ func writeJSON(b *strings.Builder, r *race) {
 	}
 	j := jsonRace{
 		Addr:     fmt.Sprintf("0x%012x", r.addr),
-		Access:   jsonAccess{strings.ToLower(opName(r.cur.write)), r.cur.goid, strip(r.cur.stack)},
+		Access:   jsonAccess{strings.ToLower(r.cur.op()), r.cur.goid, strip(r.cur.stack)},
 		Previous: jsonAccess{strings.ToLower(opName(r.prev.write)), r.prev.goid, strip(r.siteFrame())},
 	}
 	enc := json.NewEncoder(b)

@@ -43,7 +43,7 @@ var syncs syncTable
 // needed, or nil for objects on the current goroutine's stack, which no
 // other goroutine can synchronize with.
 func lookupSync(t *thread, addr uintptr) *syncVar {
-	if addr == 0 {
+	if staticSync || addr == 0 {
 		return nil
 	}
 	if t.g != 0 {
@@ -90,6 +90,10 @@ func (s *syncTable) sweep() {
 // release stores t's clock into sv (Cm ← Ct) and ticks t: the release of
 // an exclusive lock, which every later acquirer is ordered after.
 func (sv *syncVar) release(t *thread) {
+	if staticSync {
+		t.onSync()
+		return
+	}
 	if sv == nil {
 		return
 	}
@@ -102,6 +106,10 @@ func (sv *syncVar) release(t *thread) {
 // releaseMerge joins t's clock into sv (Cm ← Cm ⊔ Ct) and ticks t: a
 // release that does not supersede the releases before it.
 func (sv *syncVar) releaseMerge(t *thread) {
+	if staticSync {
+		t.onSync()
+		return
+	}
 	if sv == nil {
 		return
 	}
@@ -113,6 +121,10 @@ func (sv *syncVar) releaseMerge(t *thread) {
 
 // acquire joins sv's clock into t (Ct ← Ct ⊔ Cm).
 func (sv *syncVar) acquire(t *thread) {
+	if staticSync {
+		t.onSync()
+		return
+	}
 	if sv == nil {
 		return
 	}
@@ -123,6 +135,10 @@ func (sv *syncVar) acquire(t *thread) {
 
 // releaseReverse joins t's clock into sv's second clock and ticks t.
 func (sv *syncVar) releaseReverse(t *thread) {
+	if staticSync {
+		t.onSync()
+		return
+	}
 	if sv == nil {
 		return
 	}
@@ -134,6 +150,10 @@ func (sv *syncVar) releaseReverse(t *thread) {
 
 // acquireReverse joins sv's second clock into t.
 func (sv *syncVar) acquireReverse(t *thread) {
+	if staticSync {
+		t.onSync()
+		return
+	}
 	if sv == nil {
 		return
 	}

@@ -54,7 +54,7 @@ func (t *thread) ordered(e epoch) bool {
 // (Ct[t] ← Ct[t]+1); outside one, time stands still (Pacer's Algorithm
 // 10), which keeps vector clocks unchanged and so shareable.
 func (t *thread) tick() {
-	t.sc++
+	t.onSync()
 	countSync(t)
 	if t.sampling() {
 		t.ep.Add(1 << tidBits)
@@ -95,7 +95,7 @@ func (t *thread) own(n int) {
 
 // acquire joins a synchronization clock into t (Ct ← Ct ⊔ Cm).
 func (t *thread) acquire(s *syncClock) {
-	t.sc++
+	t.onSync()
 	countSync(t)
 	if s.vc != nil && s.vc != t.vc && !s.vc.leq(t.vc) {
 		t.own(len(s.vc.c))

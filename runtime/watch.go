@@ -1,0 +1,365 @@
+package runtime
+
+import (
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+	_ "unsafe" // go:linkname
+)
+
+// The watchpoint engine. There are numWatch watchpoints, as there are four
+// debug address registers on amd64; the software engine keeps the same
+// number so that both give the same verdicts. A watchpoint is armed by a
+// sampled access (the first access, e1) and records who made it and the
+// owner's scalar clock; it is freed when its time limit passes, when it
+// caught a race (CRSampler clears a breakpoint that reported), or, in a
+// collide build, when its owner stops waiting.
+//
+// Policy when all watchpoints are busy: the new sample is dropped, as in
+// CRSampler; so is a sample of bytes that an armed watchpoint already
+// covers, whose watchpoint is still waiting for its own second access.
+
+const numWatch = 4
+
+// A watchRec is one arming of a watchpoint. It is immutable once
+// published, except for the atomics, so that checks read it without locks.
+type watchRec struct {
+	lo, hi uintptr // the watched bytes [lo, hi)
+	write  bool    // e1 wrote: reads and writes conflict; else only writes
+	owner  *thread
+	g      uintptr // the g the owner ran on
+	sc     uint64  // the owner's scalar clock at e1
+	site   uint64
+	gen    uint32 // GC cycles completed before e1 (lower bound)
+	global bool   // the site accesses a package-level variable
+
+	armedAt, deadline int64 // nanotime
+
+	// changedAt is the nanotime of the owner's first synchronization
+	// operation after e1, 0 until then: the owner's clock is still sc
+	// exactly while changedAt is 0, and a second access made before
+	// changedAt was made while it was sc.
+	changedAt atomic.Int64
+
+	// done is closed at the first race the watchpoint catches, which
+	// ends a collide build's wait early.
+	done chan struct{}
+	hit  atomic.Bool
+}
+
+type watchSlot struct {
+	busy atomic.Bool // held while the slot is being armed or freed
+	rec  atomic.Pointer[watchRec]
+	_    [48]byte
+}
+
+var (
+	watchSlots [numWatch]watchSlot
+	// watchArmed has bit i set while slot i holds a record. It is the one
+	// word that unsampled accesses (CR, CW) and synchronization read.
+	watchArmed atomic.Uint32
+	watchLimit atomic.Int64 // time limit in ns
+	collide    = collideBuild
+)
+
+// watchStats count what the engine did, for tests and docs.
+var watchStats struct {
+	armed, dropped, hits, races atomic.Uint64
+}
+
+//go:linkname nanotime runtime.nanotime
+func nanotime() int64
+
+// An engine makes watchpoints fire. The software engine does nothing of
+// its own: the records are the watchpoints, and CR and CW check them.
+type engine struct {
+	soft bool
+	hw   *hwWatch // nil for the software engine
+	why  string   // why hardware watchpoints are not used
+}
+
+var (
+	curEngine atomic.Pointer[engine]
+	watchOnce sync.Once
+	wakeSoft  = make(chan struct{}, 1)
+)
+
+// startWatch starts the watchpoint engine: hardware watchpoints when the
+// system allows them and the options do not ask for software ones.
+func startWatch() { watchOnce.Do(initWatch) }
+
+func initWatch() {
+	watchLimit.Store(int64(opts.watch))
+	e := &engine{soft: true}
+	if opts.swWatch {
+		e.why = "watchpoints=sw"
+	} else if hw, err := openHW(); err != nil {
+		e.why = err.Error()
+		if staticSync {
+			fmt.Fprintf(os.Stderr, "racegen: hardware watchpoints unavailable (%v); using software watchpoints\n", err)
+		}
+	} else {
+		e = &engine{hw: hw}
+		go hw.loop()
+	}
+	curEngine.Store(e)
+	go softReaper()
+}
+
+// watcher returns the engine, starting it on first use.
+func watcher() *engine {
+	if e := curEngine.Load(); e != nil {
+		return e
+	}
+	startWatch()
+	return curEngine.Load()
+}
+
+// watchRange returns the largest naturally aligned 1, 2, 4 or 8 bytes
+// inside [addr, addr+size): what a debug register can watch. Watching a
+// subset of the access's bytes never reports an access that does not
+// overlap it; an access to the other bytes is missed.
+func watchRange(addr, size uintptr) (lo, n uintptr) {
+	for n = 8; n > 0; n >>= 1 {
+		if n > size {
+			continue
+		}
+		a := (addr + n - 1) &^ (n - 1)
+		if a+n <= addr+size {
+			return a, n
+		}
+	}
+	return 0, 0
+}
+
+// sample is the first access of a potential race: it arms a watchpoint
+// on the bytes at addr (CRSampler's sample, Algorithm 3 lines 10-20), or,
+// in a collide build, arms it and waits (DataCollider, Algorithm 2).
+func sample(addr, size uintptr, site uint64, write bool) {
+	e := watcher()
+	t := current()
+	if t.g != 0 {
+		// The goroutine's own stack is private to it, and moves.
+		if lo, hi := stackBounds(t.g); addr >= lo && addr < hi {
+			return
+		}
+	}
+	if e.soft && watchArmed.Load() != 0 {
+		// A sampled access is also a second access to the watchpoints
+		// armed before it; the hardware sees it without help.
+		softCheck(t, addr, size, site, write)
+	}
+	lo, n := watchRange(addr, size)
+	if n == 0 {
+		return
+	}
+	now := nanotime()
+	i := claimSlot(lo, lo+n, now)
+	if i < 0 {
+		watchStats.dropped.Add(1)
+		return
+	}
+	r := &watchRec{
+		lo: lo, hi: lo + n, write: write,
+		owner: t, g: t.g, sc: t.sc, site: site,
+		gen: gcGen.Load(), global: site&SiteGlobal != 0,
+		armedAt: now, deadline: now + watchLimit.Load(),
+		done: make(chan struct{}),
+	}
+	s := &watchSlots[i]
+	s.rec.Store(r)
+	watchArmed.Or(1 << i)
+	if !e.soft {
+		if err := e.hw.arm(i, lo, n, write); err != nil {
+			watchArmed.And(^uint32(1 << i))
+			s.rec.Store(nil)
+			s.busy.Store(false)
+			watchStats.dropped.Add(1)
+			return
+		}
+	}
+	s.busy.Store(false)
+	watchStats.armed.Add(1)
+	if e.soft {
+		select {
+		case wakeSoft <- struct{}{}:
+		default:
+		}
+	}
+	if collide {
+		// DataCollider: the access waits while the watchpoint looks for
+		// a conflicting one; any it catches is concurrent with it.
+		tm := time.NewTimer(time.Duration(r.deadline - nanotime()))
+		select {
+		case <-r.done:
+		case <-tm.C:
+		}
+		tm.Stop()
+		if !e.soft {
+			e.hw.flush() // hits that trapped just before the deadline
+		}
+		freeWatch(i, r)
+	}
+}
+
+// claimSlot returns a free slot for the bytes [lo, hi), marked busy, or
+// -1. It frees expired watchpoints on the way, so that the time limit
+// holds even when the reaper is late.
+func claimSlot(lo, hi uintptr, now int64) int {
+	for i := range watchSlots {
+		r := watchSlots[i].rec.Load()
+		if r == nil {
+			continue
+		}
+		if now > r.deadline && !collide {
+			freeWatch(i, r)
+			continue
+		}
+		if lo < r.hi && r.lo < hi {
+			return -1 // the bytes are watched already
+		}
+	}
+	for i := range watchSlots {
+		s := &watchSlots[i]
+		if s.rec.Load() != nil || !s.busy.CompareAndSwap(false, true) {
+			continue
+		}
+		if s.rec.Load() != nil {
+			s.busy.Store(false)
+			continue
+		}
+		return i
+	}
+	return -1
+}
+
+// freeWatch disarms slot i if it still holds r. It reports whether it did.
+func freeWatch(i int, r *watchRec) bool {
+	s := &watchSlots[i]
+	for !s.busy.CompareAndSwap(false, true) {
+		time.Sleep(time.Microsecond) // arming or freeing takes microseconds
+	}
+	if s.rec.Load() != r {
+		s.busy.Store(false)
+		return false
+	}
+	watchArmed.And(^uint32(1 << i))
+	s.rec.Store(nil)
+	if e := curEngine.Load(); e != nil && !e.soft {
+		e.hw.disarm(i)
+	}
+	s.busy.Store(false)
+	if r.hit.CompareAndSwap(false, true) {
+		close(r.done)
+	}
+	return true
+}
+
+// reapExpired frees the watchpoints whose time limit passed.
+func reapExpired(now int64) (next int64) {
+	for i := range watchSlots {
+		r := watchSlots[i].rec.Load()
+		if r == nil {
+			continue
+		}
+		if now > r.deadline {
+			freeWatch(i, r)
+		} else if next == 0 || r.deadline < next {
+			next = r.deadline
+		}
+	}
+	return next
+}
+
+// softReaper frees expired software watchpoints (and hardware ones whose
+// loop is busy) at their time limit.
+func softReaper() {
+	tm := time.NewTimer(time.Hour)
+	for {
+		next := reapExpired(nanotime())
+		d := time.Hour
+		if next != 0 {
+			d = time.Duration(next-nanotime()) + time.Microsecond
+		}
+		tm.Reset(d)
+		select {
+		case <-wakeSoft:
+		case <-tm.C:
+		}
+	}
+}
+
+// clockMoved records that t synchronized: its watchpoints' clock
+// condition fails for every second access from now on.
+func clockMoved(t *thread) {
+	var now int64
+	for i := range watchSlots {
+		r := watchSlots[i].rec.Load()
+		if r == nil || r.owner != t || r.changedAt.Load() != 0 {
+			continue
+		}
+		if now == 0 {
+			now = nanotime()
+		}
+		r.changedAt.Store(now)
+	}
+}
+
+// softAccess is an unsampled access checked against software watchpoints.
+func softAccess(addr, size uintptr, site uint64, write bool) {
+	if e := curEngine.Load(); e == nil || !e.soft {
+		return
+	}
+	softCheck(current(), addr, size, site, write)
+}
+
+// softCheck is CRSampler's onDataBreakpointFired (Algorithm 3 lines
+// 21-33) run by the second access itself: it knows its goroutine, stack
+// and time exactly, and checks the owner's clock at the moment of the
+// access.
+func softCheck(t *thread, addr, size uintptr, site uint64, write bool) {
+	m := watchArmed.Load()
+	for i := 0; m != 0; i, m = i+1, m>>1 {
+		if m&1 == 0 {
+			continue
+		}
+		r := watchSlots[i].rec.Load()
+		if r == nil || addr >= r.hi || addr+size <= r.lo || !(write || r.write) || r.owner == t {
+			continue
+		}
+		if r.changedAt.Load() != 0 || nanotime() > r.deadline {
+			continue
+		}
+		cur := accessInfo{write: write, goid: t.goid, stack: callers(), g: describe(t)}
+		clockRace(i, r, cur, site)
+	}
+}
+
+// clockRace reports a clock race between the first access recorded in r
+// (slot i) and a second access cur, identified for deduplication by key
+// (its site, or its PC with the top bit set), and frees the watchpoint.
+func clockRace(i int, r *watchRec, cur accessInfo, key uint64) {
+	watchStats.hits.Add(1)
+	defer freeWatch(i, r)
+	if !r.global && r.gen != exactGen() {
+		return // a GC cycle ran since e1: the bytes may belong to a new object
+	}
+	k := [2]uint64{min(r.site, key), max(r.site, key)}
+	if _, dup := reported.LoadOrStore(k, struct{}{}); dup && opts.dedup {
+		return
+	}
+	rc := race{
+		addr: r.lo,
+		cur:  cur,
+		prev: accessInfo{write: r.write, goid: r.owner.goid, site: r.site, g: describe(r.owner)},
+	}
+	writeReport(&rc)
+	watchStats.races.Add(1)
+	races.Add(1)
+	if opts.haltOnError {
+		flushLog()
+		os.Exit(opts.exitCode)
+	}
+}

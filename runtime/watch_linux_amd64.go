@@ -1,0 +1,523 @@
+//go:build linux && amd64
+
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	goruntime "runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"unsafe"
+)
+
+// Hardware watchpoints are perf_event breakpoints (PERF_TYPE_BREAKPOINT),
+// one event per watchpoint slot per thread and CPU:
+//
+//   - Every thread must carry the events, including threads the Go
+//     runtime creates later. inherit=1 copies an event into the threads
+//     its thread clones from then on, so events are opened on each thread
+//     listed in /proc/self/task (until the list stops growing; a thread
+//     that already inherited the events refuses more with ENOSPC), and
+//     later threads inherit them.
+//   - The kernel refuses to mmap an inherited per-thread event (cpu=-1),
+//     but not a per-thread, per-CPU one, and per-CPU events may share one
+//     ring buffer (PERF_EVENT_IOC_SET_OUTPUT). So events are opened for
+//     each (slot, thread, CPU), and each CPU has one ring buffer; inherited
+//     events write into their parent's buffer.
+//   - Each event samples every access (sample_period=1) with its IP, the
+//     user call chain (Go keeps frame pointers), the time on
+//     CLOCK_MONOTONIC (the clock of the Go runtime's nanotime), the
+//     event id (which names the slot) and the user registers SP and R14.
+//     On amd64 Go code keeps the current g in R14: that names the
+//     goroutine that made the access, and SP, checked against that g's
+//     stack bounds, confirms it.
+//   - Arming re-aims a slot's events with PERF_EVENT_IOC_MODIFY_ATTRIBUTES
+//     (which the kernel applies to the inherited copies too); disarming
+//     sets disabled=1 the same way.
+//
+// A detector goroutine polls the ring buffers and decides each sample
+// after the fact. The owner's clock condition is decided from times, not
+// from the clock's value when the sample is read: the owner stamps its
+// watchpoints with the time of its first synchronization after arming
+// (changedAt), and a sample counts only if it was taken before that, so
+// the verdict is the one at the moment of the access.
+
+const (
+	perfTypeBreakpoint = 5
+	hwBreakpointW      = 2
+	hwBreakpointRW     = 3
+
+	perfSampleIP        = 1 << 0
+	perfSampleTID       = 1 << 1
+	perfSampleTime      = 1 << 2
+	perfSampleCallchain = 1 << 5
+	perfSampleID        = 1 << 6
+	perfSampleRegsUser  = 1 << 12
+
+	attrDisabled               = 1 << 0
+	attrInherit                = 1 << 1
+	attrExcludeKernel          = 1 << 5
+	attrExcludeHV              = 1 << 6
+	attrExcludeCallchainKernel = 1 << 21
+	attrUseClockID             = 1 << 25
+
+	perfRegSP  = 7
+	perfRegR14 = 22
+
+	perfIocSetOutput = 0x2405
+	perfIocID        = 0x80082407
+	perfIocModify    = 0x4008240b
+
+	perfRecordSample = 9
+	perfRecordLost   = 2
+
+	clockMonotonic = 1
+	ringPages      = 16 // data pages per CPU; a sample is about 200 bytes
+	pageSize       = 4096
+
+	// hwSlack is the margin by which a sample must precede the owner's
+	// synchronization: the kernel stamps samples with an NMI-safe clock
+	// accessor that may differ from nanotime by a little.
+	hwSlack = 10_000 // ns
+)
+
+// perfAttr is struct perf_event_attr, PERF_ATTR_SIZE_VER8.
+type perfAttr struct {
+	typ, size        uint32
+	config           uint64
+	samplePeriod     uint64
+	sampleType       uint64
+	readFormat       uint64
+	bits             uint64
+	wakeupEvents     uint32
+	bpType           uint32
+	bpAddr           uint64
+	bpLen            uint64
+	branchSampleType uint64
+	sampleRegsUser   uint64
+	sampleStackUser  uint32
+	clockID          int32
+	sampleRegsIntr   uint64
+	auxWatermark     uint32
+	sampleMaxStack   uint16
+	_                uint16
+	auxSampleSize    uint32
+	_                uint32
+	sigData          uint64
+	config3          uint64
+}
+
+type pollFd struct {
+	fd            int32
+	events, revnt int16
+}
+
+type hwRing struct {
+	mem  []byte
+	data []byte
+}
+
+type hwWatch struct {
+	base perfAttr
+	fds  [numWatch][]int // the parent events of each slot
+	ids  map[uint64]int  // event id -> slot; read-only after openHW
+	all  []int           // every fd, for cleanup
+	ring []hwRing        // one per CPU
+	pfds []pollFd        // the rings' leaders, then the eventfd
+	efd  int
+	mu   sync.Mutex    // serializes draining
+	lost atomic.Uint64 // samples the kernel dropped
+	buf  []byte        // scratch for records that wrap, under mu
+}
+
+// hwPark is the address disarmed events point at; nothing accesses it.
+var hwPark uint64
+
+func perfOpen(a *perfAttr, tid, cpu int) (int, error) {
+	fd, _, e := syscall.Syscall6(syscall.SYS_PERF_EVENT_OPEN, uintptr(unsafe.Pointer(a)),
+		uintptr(tid), uintptr(cpu), ^uintptr(0), syscall.O_CLOEXEC, 0)
+	if e != 0 {
+		return -1, e
+	}
+	return int(fd), nil
+}
+
+func ioctl(fd int, req, arg uintptr) error {
+	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), req, arg); e != 0 {
+		return e
+	}
+	return nil
+}
+
+// openHW opens the breakpoint events on every thread, or explains why it
+// cannot.
+func openHW() (_ *hwWatch, err error) {
+	cpus, err := onlineCPUs()
+	if err != nil {
+		return nil, err
+	}
+	h := &hwWatch{ids: make(map[uint64]int), efd: -1}
+	h.base = perfAttr{
+		typ:            perfTypeBreakpoint,
+		size:           uint32(unsafe.Sizeof(perfAttr{})),
+		samplePeriod:   1,
+		sampleType:     perfSampleIP | perfSampleTID | perfSampleTime | perfSampleID | perfSampleCallchain | perfSampleRegsUser,
+		bits:           attrDisabled | attrInherit | attrExcludeKernel | attrExcludeHV | attrExcludeCallchainKernel | attrUseClockID,
+		wakeupEvents:   1,
+		bpType:         hwBreakpointW,
+		bpAddr:         uint64(uintptr(unsafe.Pointer(&hwPark))),
+		bpLen:          8,
+		sampleRegsUser: 1<<perfRegSP | 1<<perfRegR14,
+		sampleMaxStack: 64,
+		clockID:        clockMonotonic,
+	}
+	defer func() {
+		if err != nil {
+			h.close()
+		}
+	}()
+	h.ring = make([]hwRing, len(cpus))
+	leaders := make([]int, len(cpus))
+	for i := range leaders {
+		leaders[i] = -1
+	}
+	seen := make(map[int]bool)
+	for round := 0; round < 8; round++ {
+		tids, err := threadIDs()
+		if err != nil {
+			return nil, err
+		}
+		fresh := 0
+		for _, tid := range tids {
+			if seen[tid] {
+				continue
+			}
+			seen[tid] = true
+			fresh++
+			err := h.openThread(tid, cpus, leaders)
+			switch {
+			case err == nil:
+			case errors.Is(err, syscall.ESRCH):
+				// The thread exited.
+			case errors.Is(err, syscall.ENOSPC) && len(h.all) > 0:
+				// The thread inherited the events from the thread that
+				// created it after they were opened.
+			default:
+				return nil, fmt.Errorf("perf_event_open: %w", err)
+			}
+		}
+		if fresh == 0 {
+			break
+		}
+	}
+	efd, _, e := syscall.RawSyscall(syscall.SYS_EVENTFD2, 0, syscall.O_CLOEXEC, 0)
+	if e != 0 {
+		return nil, fmt.Errorf("eventfd: %w", e)
+	}
+	h.efd = int(efd)
+	for _, fd := range leaders {
+		h.pfds = append(h.pfds, pollFd{fd: int32(fd), events: 1}) // POLLIN
+	}
+	h.pfds = append(h.pfds, pollFd{fd: int32(h.efd), events: 1})
+	return h, nil
+}
+
+// openThread opens one event per slot and CPU on thread tid.
+func (h *hwWatch) openThread(tid int, cpus []int, leaders []int) error {
+	var opened []int
+	fail := func(err error) error {
+		for _, fd := range opened {
+			syscall.Close(fd)
+		}
+		return err
+	}
+	type ev struct {
+		fd, slot, cpu int
+		id            uint64
+	}
+	var evs []ev
+	for slot := 0; slot < numWatch; slot++ {
+		for ci, cpu := range cpus {
+			a := h.base
+			fd, err := perfOpen(&a, tid, cpu)
+			if err != nil {
+				return fail(err)
+			}
+			opened = append(opened, fd)
+			var id uint64
+			if err := ioctl(fd, perfIocID, uintptr(unsafe.Pointer(&id))); err != nil {
+				return fail(fmt.Errorf("PERF_EVENT_IOC_ID: %w", err))
+			}
+			evs = append(evs, ev{fd, slot, ci, id})
+		}
+	}
+	for _, e := range evs {
+		if leaders[e.cpu] < 0 {
+			mem, err := syscall.Mmap(e.fd, 0, (1+ringPages)*pageSize, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED)
+			if err != nil {
+				return fail(fmt.Errorf("mmap: %w", err))
+			}
+			h.ring[e.cpu] = hwRing{mem: mem, data: mem[pageSize:]}
+			leaders[e.cpu] = e.fd
+		} else if err := ioctl(e.fd, perfIocSetOutput, uintptr(leaders[e.cpu])); err != nil {
+			return fail(fmt.Errorf("PERF_EVENT_IOC_SET_OUTPUT: %w", err))
+		}
+	}
+	for _, e := range evs {
+		h.fds[e.slot] = append(h.fds[e.slot], e.fd)
+		h.ids[e.id] = e.slot
+	}
+	h.all = append(h.all, opened...)
+	return nil
+}
+
+func (h *hwWatch) close() {
+	for _, r := range h.ring {
+		if r.mem != nil {
+			syscall.Munmap(r.mem)
+		}
+	}
+	for _, fd := range h.all {
+		syscall.Close(fd)
+	}
+	if h.efd >= 0 {
+		syscall.Close(h.efd)
+	}
+}
+
+// threadIDs lists the threads of the process.
+func threadIDs() ([]int, error) {
+	f, err := os.Open("/proc/self/task")
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	names, err := f.Readdirnames(-1)
+	if err != nil {
+		return nil, fmt.Errorf("reading /proc/self/task: %w", err)
+	}
+	tids := make([]int, 0, len(names))
+	for _, n := range names {
+		if tid, err := strconv.Atoi(n); err == nil {
+			tids = append(tids, tid)
+		}
+	}
+	return tids, nil
+}
+
+// onlineCPUs parses /sys/devices/system/cpu/online ("0-3,5").
+func onlineCPUs() ([]int, error) {
+	b, err := os.ReadFile("/sys/devices/system/cpu/online")
+	if err != nil {
+		n := goruntime.NumCPU()
+		cpus := make([]int, n)
+		for i := range cpus {
+			cpus[i] = i
+		}
+		return cpus, nil
+	}
+	var cpus []int
+	for _, part := range strings.Split(strings.TrimSpace(string(b)), ",") {
+		lo, hi, isRange := strings.Cut(part, "-")
+		a, err := strconv.Atoi(lo)
+		if err != nil {
+			return nil, fmt.Errorf("parsing online CPUs %q: %w", b, err)
+		}
+		z := a
+		if isRange {
+			if z, err = strconv.Atoi(hi); err != nil {
+				return nil, fmt.Errorf("parsing online CPUs %q: %w", b, err)
+			}
+		}
+		for c := a; c <= z; c++ {
+			cpus = append(cpus, c)
+		}
+	}
+	return cpus, nil
+}
+
+// arm aims slot i's events at the n bytes at lo: write-watch for a
+// sampled read, read/write-watch for a sampled write.
+func (h *hwWatch) arm(i int, lo, n uintptr, write bool) error {
+	a := h.base
+	a.bits &^= attrDisabled
+	a.bpAddr, a.bpLen, a.bpType = uint64(lo), uint64(n), hwBreakpointW
+	if write {
+		a.bpType = hwBreakpointRW
+	}
+	for _, fd := range h.fds[i] {
+		if err := ioctl(fd, perfIocModify, uintptr(unsafe.Pointer(&a))); err != nil {
+			h.disarm(i)
+			return fmt.Errorf("PERF_EVENT_IOC_MODIFY_ATTRIBUTES: %w", err)
+		}
+	}
+	var one = uint64(1)
+	syscall.Write(h.efd, (*[8]byte)(unsafe.Pointer(&one))[:]) // the loop recomputes its timeout
+	return nil
+}
+
+// disarm parks slot i's events, disabled.
+func (h *hwWatch) disarm(i int) {
+	a := h.base
+	for _, fd := range h.fds[i] {
+		ioctl(fd, perfIocModify, uintptr(unsafe.Pointer(&a)))
+	}
+}
+
+// loop is the detector goroutine: it waits for samples or for the next
+// time limit, decides the samples and frees expired watchpoints.
+func (h *hwWatch) loop() {
+	var b [8]byte
+	for {
+		timeout := -1
+		if next := reapExpired(nanotime()); next != 0 {
+			timeout = int((next-nanotime())/1e6) + 1
+		}
+		_, _, e := syscall.Syscall(syscall.SYS_POLL, uintptr(unsafe.Pointer(&h.pfds[0])), uintptr(len(h.pfds)), uintptr(timeout))
+		if e != 0 && e != syscall.EINTR {
+			fmt.Fprintf(os.Stderr, "racegen: polling watchpoints: %v\n", e)
+			return
+		}
+		if h.pfds[len(h.pfds)-1].revnt != 0 {
+			syscall.Read(h.efd, b[:])
+		}
+		h.flush()
+	}
+}
+
+// flush decides every sample the kernel has written so far.
+func (h *hwWatch) flush() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for i := range h.ring {
+		h.drain(&h.ring[i])
+	}
+}
+
+func (h *hwWatch) drain(r *hwRing) {
+	if r.mem == nil {
+		return
+	}
+	meta := unsafe.Pointer(&r.mem[0])
+	headp := (*uint64)(unsafe.Add(meta, 1024))
+	tailp := (*uint64)(unsafe.Add(meta, 1032))
+	head := atomic.LoadUint64(headp) // the kernel's writes before head are visible
+	tail := atomic.LoadUint64(tailp)
+	size := uint64(len(r.data))
+	for tail < head {
+		off := tail % size
+		hdr := r.data[off:]
+		if len(hdr) < 8 {
+			hdr = h.copyOut(r.data, off, 8)
+		}
+		typ := *(*uint32)(unsafe.Pointer(&hdr[0]))
+		n := uint64(*(*uint16)(unsafe.Pointer(&hdr[6])))
+		if n < 8 {
+			break // corrupt; resynchronize at head
+		}
+		rec := r.data[off:]
+		if uint64(len(rec)) < n {
+			rec = h.copyOut(r.data, off, n)
+		}
+		switch typ {
+		case perfRecordSample:
+			h.decide(rec[:n])
+		case perfRecordLost:
+			if n >= 24 {
+				h.lost.Add(*(*uint64)(unsafe.Pointer(&rec[16])))
+			}
+		}
+		tail += n
+	}
+	atomic.StoreUint64(tailp, head) // the kernel may reuse the space
+}
+
+func (h *hwWatch) copyOut(data []byte, off, n uint64) []byte {
+	h.buf = h.buf[:0]
+	for i := uint64(0); i < n; i++ {
+		h.buf = append(h.buf, data[(off+i)%uint64(len(data))])
+	}
+	return h.buf
+}
+
+// decide is onDataBreakpointFired (Algorithm 3 lines 21-33) for one
+// sample, run after the fact.
+func (h *hwWatch) decide(rec []byte) {
+	word := func(i int) uint64 {
+		if 8+8*i+8 > len(rec) {
+			return 0
+		}
+		return *(*uint64)(unsafe.Pointer(&rec[8+8*i]))
+	}
+	ip, when, id, nr := uintptr(word(0)), int64(word(2)), word(3), int(word(4))
+	if 8+8*(5+nr+3) > len(rec) {
+		return
+	}
+	chain := make([]uintptr, 0, nr)
+	for k := 0; k < nr; k++ {
+		if pc := word(5 + k); pc < ^uint64(4095) { // skip PERF_CONTEXT_* markers
+			chain = append(chain, uintptr(pc))
+		}
+	}
+	if word(5+nr) == 0 { // abi: no user registers (a kernel thread?)
+		return
+	}
+	sp, g2 := uintptr(word(6+nr)), uintptr(word(7+nr))
+
+	slot, ok := h.ids[id]
+	if !ok {
+		return
+	}
+	r := watchSlots[slot].rec.Load()
+	if r == nil || when < r.armedAt || when > r.deadline {
+		return // a sample of an earlier arming, or past the time limit
+	}
+	if g2 == 0 || g2 == r.g {
+		// The owner's own access (or a later goroutine on its g, which
+		// is not ordered after it, but cannot be told apart: a miss).
+		return
+	}
+	if c := r.changedAt.Load(); c != 0 && when+hwSlack >= c {
+		return // the owner synchronized before the access
+	}
+	// R14 holds the current g in Go code compiled for amd64, a g struct
+	// the runtime never frees. In assembly and C code it may hold
+	// anything, so there it is trusted only if it names a known g.
+	th := gtab.lookup(g2)
+	if th == nil && !goCode(ip) {
+		return
+	}
+	if lo, hi := stackBounds(g2); sp < lo || sp >= hi {
+		return // not running on that g's stack: not its access
+	}
+	goid := readGoid(g2)
+	cur := accessInfo{write: !r.write, either: r.write, goid: goid, stack: frames(chain)}
+	switch {
+	case th != nil && (goidOff == 0 || th.goid == goid):
+		cur.goid = th.goid
+		cur.g = describe(th)
+	case goid == 0:
+		return // g0 or a signal stack: the Go runtime's own access
+	default:
+		cur.g = goroutineInfo{goid: goid}
+	}
+	if th == r.owner {
+		return
+	}
+	clockRace(slot, r, cur, uint64(ip)|1<<63)
+}
+
+// goCode reports whether pc is in a function compiled from Go source.
+func goCode(pc uintptr) bool {
+	f := goruntime.FuncForPC(pc - 1)
+	if f == nil {
+		return false
+	}
+	file, _ := f.FileLine(pc - 1)
+	return strings.HasSuffix(file, ".go")
+}
