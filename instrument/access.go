@@ -430,9 +430,10 @@ func (fr *fileRewriter) receiver(x *dst.SelectorExpr, a *ast.SelectorExpr, sel *
 	switch {
 	case types.IsInterface(fr.typeOf(a.X)):
 		x.X = fr.rvalue(x.X)
+	case len(sel.Index()) > 1 && fr.promotedRecv(x, a, sel):
 	case len(sel.Index()) > 1:
-		// Promoted through embedded fields: the path may load embedded
-		// pointers, which are not modelled.
+		// Promoted through embedded fields that cannot be spelled
+		// here: the loads along the path are not modelled.
 		if xptr {
 			x.X = fr.rvalue(x.X)
 		} else {
@@ -458,6 +459,67 @@ func (fr *fileRewriter) receiver(x *dst.SelectorExpr, a *ast.SelectorExpr, sel *
 	default:
 		x.X = fr.rvalue(x.X)
 	}
+}
+
+// promotedRecv rewrites the receiver of x.M, a method promoted through
+// embedded fields, to the explicit path x.E1.E2, so that the loads along
+// it are recorded: each embedded pointer read, and the copy of the
+// receiver if M has a value receiver. It returns false, leaving x alone,
+// if the path cannot be spelled in this package.
+func (fr *fileRewriter) promotedRecv(x *dst.SelectorExpr, a *ast.SelectorExpr, sel *types.Selection) bool {
+	path := sel.Index()[:len(sel.Index())-1]
+	t0 := fr.typeOf(a.X)
+	var fields []*types.Var
+	t := t0
+	for _, i := range path {
+		if p, ok := underPointer(t); ok {
+			t = p
+		}
+		st, ok := t.Underlying().(*types.Struct)
+		if !ok {
+			return false
+		}
+		f := st.Field(i)
+		if !f.Exported() && f.Pkg() != fr.pkg || hasTypeParam(f.Type()) {
+			return false
+		}
+		fields = append(fields, f)
+		t = f.Type()
+	}
+	_, xptr := underPointer(t0)
+	shared, global := fr.isShared(a.X)
+	var cur dst.Expr
+	addressable := xptr || fr.addressable(a.X)
+	if xptr {
+		cur = fr.rvalue(x.X)
+		shared, global = true, false
+	} else {
+		cur = fr.base(x.X)
+	}
+	valueRecv := !pointerRecv(sel.Obj())
+	read := func(p dst.Expr, global bool) dst.Expr {
+		return fr.rtCall("R", p, siteLit(fr.newSite(a, global)))
+	}
+	for k, f := range fields {
+		var e dst.Expr = &dst.SelectorExpr{X: cur, Sel: ident(f.Name())}
+		last := k == len(fields)-1
+		elem, fptr := underPointer(f.Type())
+		if (fptr || last && valueRecv) && shared && addressable && !fr.zeroSize(f.Type()) {
+			// Loading the embedded pointer, or copying the receiver.
+			e = deref(read(addrOf(e), global))
+		}
+		if fptr {
+			if last && valueRecv && !fr.zeroSize(elem) {
+				// A value method through an embedded pointer copies
+				// what it points to.
+				e = deref(read(e, false))
+			}
+			shared, global, addressable = true, false, true
+		}
+		cur = e
+	}
+	x.X = cur
+	return true
 }
 
 // index rewrites x[i] used as a value, or as a store target if write.

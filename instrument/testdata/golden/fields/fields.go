@@ -30,3 +30,41 @@ func fields(po *Outer) (res int) {
 	local.n = 6
 	return local.n
 }
+
+// Methods promoted through embedded pointers load them; a value method
+// copies its receiver, also at the end of an embedded path.
+type Base int
+
+func (b *Base) Foo() int { return 42 }
+func (b Base) Bar() int  { return int(*&b) }
+
+type Derived struct {
+	pad int
+	*Base
+}
+
+type ByValue struct {
+	pad int
+	Base
+}
+
+type Deep struct{ Derived }
+
+var (
+	d  Derived
+	bv ByValue
+	dp Deep
+)
+
+func promoted(pd *Derived) {
+	_ = d.Foo()  // reads d.Base
+	_ = d.Bar()  // reads d.Base and *d.Base
+	_ = bv.Bar() // copies bv.Base
+	_ = bv.Foo() // &bv.Base: no access
+	_ = pd.Bar() // reads pd.Base and *pd.Base
+	f := d.Bar   // the method value copies *d.Base when evaluated
+	_ = f
+	_ = dp.Foo()           // reads dp.Derived.Base
+	_ = Derived{}.Bar()    // unaddressable: only the pointee is shared
+	_ = (&ByValue{}).Bar() // a fresh composite literal, reached through a pointer
+}
