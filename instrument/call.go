@@ -184,7 +184,7 @@ func (fr *fileRewriter) conversion(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 	to, from := under(fr.typeOf(a)), under(fr.typeOf(a.Args[0]))
 	if b, ok := to.(*types.Basic); ok && b.Info()&types.IsString != 0 {
 		if s, ok := from.(*types.Slice); ok && !fr.zeroSize(s.Elem()) && !hasTypeParam(fr.typeOf(a.Args[0])) {
-			if fr.cfg.Local != nil && fr.cfg.Local(a.Args[0]) {
+			if fr.localTarget(a.Args[0]) {
 				fr.dropped++
 			} else {
 				n := fr.rtCall("SliceR", x.Args[0], siteLit(fr.newSite(a, false)))
@@ -194,6 +194,12 @@ func (fr *fileRewriter) conversion(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 		}
 	}
 	return x
+}
+
+// localTarget reports whether Config.LocalTarget finds all that the value
+// of e refers to local to one goroutine.
+func (fr *fileRewriter) localTarget(e ast.Expr) bool {
+	return fr.cfg.LocalTarget != nil && fr.cfg.LocalTarget(e)
 }
 
 // builtinName returns the name of the builtin function that fun denotes.
@@ -244,7 +250,7 @@ func (fr *fileRewriter) builtin(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 			}
 		}
 		if hook != "" {
-			if fr.cfg.Local != nil && fr.cfg.Local(a.Args[0]) {
+			if fr.localTarget(a.Args[0]) {
 				fr.dropped++
 			} else {
 				n := fr.rtCall(hook, x.Args[0], siteLit(fr.newSite(a, false)))
@@ -267,6 +273,16 @@ func (fr *fileRewriter) builtin(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 			continue // new(T), make(T, n)
 		}
 		x.Args[i] = fr.rvalue(arg)
+	}
+	if (name == "len" || name == "cap") && len(x.Args) == 1 && fr.isMap(a.Args[0]) && !hasTypeParam(fr.typeOf(a.Args[0])) {
+		// len(m) reads the map's count, as a lookup does.
+		if fr.localTarget(a.Args[0]) {
+			fr.dropped++
+		} else {
+			n := fr.rtCall("MapR", x.Args[0], siteLit(fr.newSite(a, false)))
+			moveDecs(n, x.Args[0])
+			x.Args[0] = n
+		}
 	}
 	return x
 }
@@ -311,7 +327,7 @@ func (fr *fileRewriter) appendCall(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 			}
 		}
 	}
-	if fr.cfg.Local != nil && fr.cfg.Local(a.Args[0]) {
+	if fr.localTarget(a.Args[0]) && (!x.Ellipsis || fun == "AppendString" || fr.localTarget(a.Args[1])) {
 		fr.dropped++
 		return x
 	}
@@ -343,7 +359,7 @@ func (fr *fileRewriter) copyCall(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 		}
 		fun = "CopyString"
 	}
-	if fr.cfg.Local != nil && fr.cfg.Local(a.Args[0]) {
+	if fr.localTarget(a.Args[0]) && (fun == "CopyString" || fr.localTarget(a.Args[1])) {
 		fr.dropped++
 		return x
 	}

@@ -257,7 +257,7 @@ func (fr *fileRewriter) rangeStmt(s *dst.RangeStmt) (pre []dst.Stmt, core dst.St
 	case *types.Map:
 		s.X = fr.rvalue(s.X)
 		if !hasTypeParam(xt) {
-			if fr.cfg.Local != nil && fr.cfg.Local(a.X) {
+			if fr.localTarget(a.X) {
 				fr.dropped++
 			} else {
 				s.X = fr.rtCall("MapR", s.X, siteLit(fr.newSite(a.X, false)))
@@ -266,7 +266,7 @@ func (fr *fileRewriter) rangeStmt(s *dst.RangeStmt) (pre []dst.Stmt, core dst.St
 	default:
 		s.X = fr.rvalue(s.X)
 	}
-	if perElem && s.Tok == token.DEFINE && !(fr.cfg.Local != nil && fr.cfg.Local(a.X)) {
+	if perElem && s.Tok == token.DEFINE && !fr.localTarget(a.X) {
 		// tmp := x; for i, v := range tmp { racegenrt.R(&tmp[i], site); ... }
 		tmp := fr.temp("x")
 		pre = append(pre, fr.from(define([]string{tmp}, s.X), s))
@@ -280,7 +280,7 @@ func (fr *fileRewriter) rangeStmt(s *dst.RangeStmt) (pre []dst.Stmt, core dst.St
 		fr.blockStmt(s.Body)
 		s.Body.List = append([]dst.Stmt{fr.from(hook, s)}, s.Body.List...)
 		return pre, s
-	} else if perElem && fr.cfg.Local != nil && fr.cfg.Local(a.X) {
+	} else if perElem && fr.localTarget(a.X) {
 		fr.dropped++
 	}
 	fr.blockStmt(s.Body)

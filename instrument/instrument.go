@@ -22,6 +22,13 @@ type Config struct {
 	// Local, if non-nil, reports whether the memory an access expression denotes is
 	// provably reachable from only one goroutine; such accesses get no hook.
 	Local func(e ast.Expr) bool
+
+	// LocalTarget, if non-nil, reports whether all the memory that the
+	// value of e refers to (a pointer's pointee, a slice's array, a map)
+	// is provably reachable from only one goroutine. It is asked about
+	// the operands of range, append, copy, delete, clear, len and string
+	// conversions, whose accesses no access expression denotes.
+	LocalTarget func(e ast.Expr) bool
 }
 
 // Result is a rewritten package.

@@ -198,7 +198,7 @@ func instrumentPackage(p *packages.Package, tmpDir, dir string, replace map[stri
 	if err != nil {
 		return stats{}, fmt.Errorf("analysing %s: %w", p.ID, err)
 	}
-	res, err := instrument.Package(p.Fset, p.Syntax, p.Types, p.TypesInfo, &instrument.Config{Local: loc.Local})
+	res, err := instrument.Package(p.Fset, p.Syntax, p.Types, p.TypesInfo, &instrument.Config{Local: loc.Local, LocalTarget: loc.LocalTarget})
 	if err != nil {
 		return stats{}, err
 	}
