@@ -41,6 +41,12 @@ func (fr *fileRewriter) newSite(n ast.Node, global bool) uint64 {
 	return uint64(fr.key)<<32 | idx
 }
 
+// newSiteAt numbers a new access site at the position of n, a node of
+// the output that the rewriter did not make.
+func (fr *fileRewriter) newSiteAt(n dst.Node, global bool) uint64 {
+	return fr.newSite(fr.dec.Ast.Nodes[n], global)
+}
+
 // addSiteTable declares the package's site table in this file:
 //
 //	var _ = racegenrt.RegisterSites(0xKEY, "file:line:col\tfunc\n...")

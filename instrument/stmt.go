@@ -203,6 +203,11 @@ func (fr *fileRewriter) stmt1(s dst.Stmt) []dst.Stmt {
 		}
 	case *dst.ReturnStmt:
 		fr.rvalues(s.Results)
+		if len(s.Results) == 0 {
+			if reads := fr.namedResultReads(s); len(reads) > 0 {
+				return append(reads, s)
+			}
+		}
 		if fr.main {
 			done := fr.from(exprStmt(fr.rtCall("MainDone")), s)
 			moveDecs(done, s)
@@ -260,6 +265,37 @@ func (fr *fileRewriter) stmt1(s dst.Stmt) []dst.Stmt {
 		s.Body = fr.stmtList(s.Body)
 	}
 	return []dst.Stmt{s}
+}
+
+// namedResultReads returns hooks for the reads of the shared named
+// results of the enclosing function that the naked return s makes.
+func (fr *fileRewriter) namedResultReads(s *dst.ReturnStmt) []dst.Stmt {
+	var ft *ast.FuncType
+	switch f := fr.dec.Ast.Nodes[fr.fn].(type) {
+	case *ast.FuncDecl:
+		ft = f.Type
+	case *ast.FuncLit:
+		ft = f.Type
+	}
+	if ft == nil || ft.Results == nil {
+		return nil
+	}
+	var out []dst.Stmt
+	for _, field := range ft.Results.List {
+		for _, name := range field.Names {
+			v, ok := fr.info.Defs[name].(*types.Var)
+			if !ok || name.Name == "_" || !fr.shared[v] || fr.zeroSize(v.Type()) {
+				continue
+			}
+			if fr.cfg.Local != nil && fr.cfg.Local(name) {
+				fr.dropped++
+				continue
+			}
+			h := exprStmt(fr.rtCall("R", addrOf(ident(name.Name)), siteLit(fr.newSiteAt(s, false))))
+			out = append(out, fr.from(h, s))
+		}
+	}
+	return out
 }
 
 // compound rewrites a for, range, select or switch statement. It returns
