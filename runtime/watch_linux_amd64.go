@@ -69,9 +69,10 @@ const (
 	perfRegSP  = 7
 	perfRegR14 = 22
 
-	perfIocSetOutput = 0x2405
-	perfIocID        = 0x80082407
-	perfIocModify    = 0x4008240b
+	perfFlagFDCloexec = 8
+	perfIocSetOutput  = 0x2405
+	perfIocID         = 0x80082407
+	perfIocModify     = 0x4008240b
 
 	perfRecordSample = 9
 	perfRecordLost   = 2
@@ -140,7 +141,7 @@ var hwPark uint64
 
 func perfOpen(a *perfAttr, tid, cpu int) (int, error) {
 	fd, _, e := syscall.Syscall6(syscall.SYS_PERF_EVENT_OPEN, uintptr(unsafe.Pointer(a)),
-		uintptr(tid), uintptr(cpu), ^uintptr(0), syscall.O_CLOEXEC, 0)
+		uintptr(tid), uintptr(cpu), ^uintptr(0), perfFlagFDCloexec, 0)
 	if e != 0 {
 		return -1, e
 	}
@@ -173,7 +174,6 @@ func openHW() (_ *hwWatch, err error) {
 		bpAddr:         uint64(uintptr(unsafe.Pointer(&hwPark))),
 		bpLen:          8,
 		sampleRegsUser: 1<<perfRegSP | 1<<perfRegR14,
-		sampleMaxStack: 64,
 		clockID:        clockMonotonic,
 	}
 	defer func() {
@@ -487,13 +487,18 @@ func (h *hwWatch) decide(rec []byte) {
 	}
 	// R14 holds the current g in Go code compiled for amd64, a g struct
 	// the runtime never frees. In assembly and C code it may hold
-	// anything, so there it is trusted only if it names a known g.
+	// anything, so there it is trusted only if it names a known g and
+	// SP is inside that g's stack. (The stack check is not made for Go
+	// code: by the time the sample is decided the goroutine may have
+	// ended and its stack been freed.)
 	th := gtab.lookup(g2)
-	if th == nil && !goCode(ip) {
-		return
-	}
-	if lo, hi := stackBounds(g2); sp < lo || sp >= hi {
-		return // not running on that g's stack: not its access
+	if !goCode(ip) {
+		if th == nil {
+			return
+		}
+		if lo, hi := stackBounds(g2); sp < lo || sp >= hi {
+			return // not running on that g's stack: not its access
+		}
 	}
 	goid := readGoid(g2)
 	cur := accessInfo{write: !r.write, either: r.write, goid: goid, stack: frames(chain)}

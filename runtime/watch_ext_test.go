@@ -1,0 +1,72 @@
+package runtime_test
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+	"unsafe"
+
+	rt "github.com/racegen/racegen/runtime"
+)
+
+const watchExtPkg = 0x7e58
+
+var _ = rt.RegisterSites(watchExtPkg, "watch_ext_test.go:40:3\truntime_test.firstAccess\n")
+
+//go:noinline
+func firstAccess(x *uint64) { *rt.SW(x, watchExtPkg<<32|1) = 1 }
+
+//go:noinline
+func secondAccess(x *uint64) uint64 { return *rt.CR(x, watchExtPkg<<32|2) }
+
+// TestWatchReport checks that a clock race names both goroutines, the
+// second access's stack and the first access's site, on every engine.
+func TestWatchReport(t *testing.T) {
+	for _, name := range rt.WatchEngines() {
+		t.Run(name, func(t *testing.T) {
+			defer rt.UseWatchEngine(name, time.Second)()
+			var buf bytes.Buffer
+			defer rt.SetOutput(&buf)()
+			x := new(uint64)
+			escape(x)
+			ready, done := make(chan struct{}), make(chan struct{})
+			var aGoid, bGoid int64
+			go func() {
+				aGoid = rt.Goid()
+				firstAccess(x)
+				close(ready)
+				<-done
+			}()
+			go func() {
+				defer close(done)
+				<-ready
+				bGoid = rt.Goid()
+				secondAccess(x)
+			}()
+			<-done
+			rt.WatchSettle()
+			rep := buf.String()
+			op := "Read at"
+			if name == "hw" {
+				op = "Read or write at" // a read/write breakpoint does not say which
+			}
+			for _, want := range []string{
+				"WARNING: DATA RACE",
+				fmt.Sprintf("%s 0x%012x by goroutine %d:", op, addr(x), bGoid),
+				"runtime_test.secondAccess()",
+				"watch_ext_test.go:22 +0x",
+				"runtime_test.TestWatchReport.func1.2()",
+				fmt.Sprintf("Previous write at 0x%012x by goroutine %d:", addr(x), aGoid),
+				"runtime_test.firstAccess()\n      watch_ext_test.go:40",
+			} {
+				if !strings.Contains(rep, want) {
+					t.Errorf("report lacks %q:\n%s", want, rep)
+				}
+			}
+		})
+	}
+}
+
+func addr(p *uint64) uintptr { return uintptr(unsafe.Pointer(p)) }

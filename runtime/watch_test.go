@@ -1,0 +1,380 @@
+package runtime
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// The watchpoint tests drive SR/SW and CR/CW from real goroutines and
+// order them with plain Go channels, which the detector does not observe:
+// both accesses of a pair really run, in a known order, with no
+// synchronization the detector sees between them unless a scenario asks
+// for one. Each scenario runs on the software engine and, where
+// perf_event_open allows it, on the hardware engine.
+
+const watchTestPkg = 0x7e57
+
+var watchSiteNext atomic.Uint32
+
+func init() {
+	var b strings.Builder
+	for i := 1; i <= 4096; i++ {
+		fmt.Fprintf(&b, "watch_test.go:%d:1\twatchTest\n", i)
+	}
+	RegisterSites(watchTestPkg, b.String())
+}
+
+// newSite returns a site of its own, so that reports are never
+// deduplicated across scenarios.
+func newSite() uint64 { return uint64(watchTestPkg)<<32 | uint64(watchSiteNext.Add(1)) }
+
+// watchMu is a package-level mutex: locking it through the hooks is a
+// synchronization operation of the caller.
+var watchMu sync.Mutex
+
+func syncOp() {
+	Lock(&watchMu)
+	Unlock(&watchMu)
+}
+
+//go:noinline
+func load64(p *uint64) uint64 { return *p }
+
+//go:noinline
+func store64(p *uint64, v uint64) { *p = v }
+
+// access does what instrumented code does for a sampled or unsampled
+// access of *p: the hook, then the access itself.
+func access64(p *uint64, write, sampled bool) {
+	s := newSite()
+	switch {
+	case sampled && write:
+		store64(SW(p, s), 1)
+	case sampled:
+		load64(SR(p, s))
+	case write:
+		store64(CW(p, s), 2)
+	default:
+		load64(CR(p, s))
+	}
+}
+
+var watchHeap atomic.Pointer[uint64]
+
+func newWord() *uint64 {
+	p := new(uint64)
+	watchHeap.Store(p) // escape to the heap
+	return p
+}
+
+// engines returns the engines to run a scenario on.
+func engines(t *testing.T) []*engine {
+	t.Helper()
+	e := watcher()
+	es := []*engine{{soft: true}}
+	if e.hw != nil {
+		es = append(es, e)
+	} else {
+		t.Logf("hardware watchpoints unavailable (%s): software engine only", e.why)
+	}
+	return es
+}
+
+var hwEngine = sync.OnceValue(func() *engine { return watcher() })
+
+// useEngine installs e for the rest of the test, with no watchpoint armed.
+func useEngine(t *testing.T, e *engine, limit time.Duration) {
+	t.Helper()
+	orig := hwEngine()
+	freeAll()
+	curEngine.Store(e)
+	old := watchLimit.Swap(int64(limit))
+	t.Cleanup(func() {
+		freeAll()
+		curEngine.Store(orig)
+		watchLimit.Store(old)
+	})
+}
+
+func freeAll() {
+	for i := range watchSlots {
+		if r := watchSlots[i].rec.Load(); r != nil {
+			freeWatch(i, r)
+		}
+	}
+}
+
+func (e *engine) String() string {
+	if e.soft {
+		return "sw"
+	}
+	return "hw"
+}
+
+// settle lets the engine decide what has happened so far.
+func settle(e *engine) {
+	if !e.soft {
+		e.hw.flush()
+	}
+}
+
+type watchScenario struct {
+	name        string
+	aWrite      bool // the sampled access writes
+	bWrite      bool // the second access writes
+	sameG       bool // the second access is the first goroutine's own
+	syncBetween bool // the first goroutine synchronizes between the accesses
+	syncAfter   bool // ... after the second access, before the verdict
+	bSampled    bool // the second access is itself sampled
+	delay       time.Duration
+	want        bool
+}
+
+var watchScenarios = []watchScenario{
+	{name: "write-read", aWrite: true, want: true},
+	{name: "write-write", aWrite: true, bWrite: true, want: true},
+	{name: "read-write", bWrite: true, want: true},
+	{name: "read-read", want: false},
+	{name: "sampled-sampled", aWrite: true, bWrite: true, bSampled: true, want: true},
+	{name: "sync-between", aWrite: true, bWrite: true, syncBetween: true, want: false},
+	{name: "sync-between-read", bWrite: true, syncBetween: true, want: false},
+	{name: "sync-after", aWrite: true, syncAfter: true, want: true},
+	{name: "same-goroutine", aWrite: true, bWrite: true, sameG: true, want: false},
+	{name: "same-goroutine-read", bWrite: true, sameG: true, want: false},
+	{name: "expired", aWrite: true, bWrite: true, delay: 60 * time.Millisecond, want: false},
+}
+
+// run plays s and reports whether a race was reported.
+func (s watchScenario) run(t *testing.T, e *engine) bool {
+	x := newWord()
+	before := Races()
+	if s.syncAfter && !e.soft {
+		e.hw.mu.Lock()
+	}
+	ready, bDone, aDone := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(aDone)
+		access64(x, s.aWrite, true)
+		if s.syncBetween {
+			syncOp()
+		}
+		if s.sameG {
+			time.Sleep(s.delay)
+			access64(x, s.bWrite, s.bSampled)
+			close(ready)
+			return
+		}
+		close(ready)
+		<-bDone
+		if s.syncAfter {
+			// Late enough that no clock slack can excuse it; the
+			// detector goroutine is held off meanwhile, so the verdict
+			// is made after the owner's clock moved.
+			time.Sleep(time.Millisecond)
+			syncOp()
+		}
+	}()
+	if !s.sameG {
+		go func() {
+			defer close(bDone)
+			<-ready
+			time.Sleep(s.delay)
+			access64(x, s.bWrite, s.bSampled)
+		}()
+		<-bDone
+	}
+	<-aDone
+	if s.syncAfter && !e.soft {
+		e.hw.mu.Unlock()
+	}
+	settle(e)
+	return Races() > before
+}
+
+func TestWatchScenarios(t *testing.T) {
+	for _, e := range engines(t) {
+		t.Run(e.String(), func(t *testing.T) {
+			useEngine(t, e, 30*time.Millisecond)
+			for _, s := range watchScenarios {
+				freeAll()
+				if got := s.run(t, e); got != s.want {
+					t.Errorf("%s: reported %v, want %v", s.name, got, s.want)
+				}
+			}
+		})
+	}
+}
+
+// TestWatchHWMatchesSW runs every scenario on both engines, several
+// times, and compares the verdicts.
+func TestWatchHWMatchesSW(t *testing.T) {
+	es := engines(t)
+	if len(es) < 2 {
+		t.Skip("hardware watchpoints unavailable: nothing to compare")
+	}
+	for _, s := range watchScenarios {
+		if s.delay > 0 {
+			continue // covered by TestWatchScenarios; slow
+		}
+		var verdicts [2]int
+		for k, e := range es {
+			useEngineNoCleanup(e, 30*time.Millisecond)
+			for range 5 {
+				freeAll()
+				if s.run(t, e) {
+					verdicts[k]++
+				}
+			}
+		}
+		restoreEngine()
+		if verdicts[0] != verdicts[1] {
+			t.Errorf("%s: software engine reported %d of 5 runs, hardware %d", s.name, verdicts[0], verdicts[1])
+		}
+	}
+}
+
+func useEngineNoCleanup(e *engine, limit time.Duration) {
+	freeAll()
+	curEngine.Store(e)
+	watchLimit.Store(int64(limit))
+}
+
+func restoreEngine() {
+	freeAll()
+	curEngine.Store(hwEngine())
+	watchLimit.Store(int64(opts.watch))
+}
+
+// TestWatchTimeLimit: a watchpoint is freed at its time limit, after which
+// an access is not reported and the slot can be armed again.
+func TestWatchTimeLimit(t *testing.T) {
+	for _, e := range engines(t) {
+		t.Run(e.String(), func(t *testing.T) {
+			const limit = 20 * time.Millisecond
+			useEngine(t, e, limit)
+			x := newWord()
+			access64(x, true, true)
+			if watchArmed.Load() == 0 {
+				t.Fatal("sampled write armed no watchpoint")
+			}
+			start := time.Now()
+			for watchArmed.Load() != 0 {
+				if time.Since(start) > 50*limit {
+					t.Fatalf("watchpoint still armed %v after arming, limit %v", time.Since(start), limit)
+				}
+				time.Sleep(time.Millisecond)
+			}
+			if d := time.Since(start); d < limit-time.Millisecond {
+				t.Errorf("watchpoint freed after %v, before its limit %v", d, limit)
+			}
+			before := Races()
+			done := make(chan struct{})
+			go func() { defer close(done); access64(x, true, false) }()
+			<-done
+			settle(e)
+			if Races() != before {
+				t.Errorf("access after the time limit was reported")
+			}
+			// Every slot is reusable.
+			armed := watchStats.armed.Load()
+			var ws [numWatch]*uint64
+			for i := range ws {
+				ws[i] = newWord()
+				access64(ws[i], false, true)
+			}
+			if got := watchStats.armed.Load() - armed; got != numWatch {
+				t.Errorf("armed %d watchpoints after expiry, want %d", got, numWatch)
+			}
+		})
+	}
+}
+
+// TestWatchSlotsFull: when every slot is busy a new sample is dropped, as
+// is a sample of bytes already watched.
+func TestWatchSlotsFull(t *testing.T) {
+	for _, e := range engines(t) {
+		t.Run(e.String(), func(t *testing.T) {
+			useEngine(t, e, time.Second)
+			armed, dropped := watchStats.armed.Load(), watchStats.dropped.Load()
+			var ws [numWatch + 1]*uint64
+			for i := range ws {
+				ws[i] = newWord()
+				access64(ws[i], false, true)
+			}
+			access64(ws[0], true, true)
+			if got := watchStats.armed.Load() - armed; got != numWatch {
+				t.Errorf("armed %d, want %d", got, numWatch)
+			}
+			if got := watchStats.dropped.Load() - dropped; got != 2 {
+				t.Errorf("dropped %d, want 2", got)
+			}
+		})
+	}
+}
+
+// TestCollide: in a collide build the sampled access waits, and a
+// conflicting access made during the wait is reported and ends it.
+func TestCollide(t *testing.T) {
+	for _, e := range engines(t) {
+		t.Run(e.String(), func(t *testing.T) {
+			useEngine(t, e, 2*time.Second)
+			collide = true
+			defer func() { collide = false }()
+			x := newWord()
+			before := Races()
+			bDone := make(chan struct{})
+			go func() {
+				defer close(bDone)
+				for watchArmed.Load() == 0 {
+					time.Sleep(100 * time.Microsecond)
+				}
+				access64(x, true, false)
+			}()
+			start := time.Now()
+			// The hook alone: it waits until B writes. (The read itself
+			// would race with B's write, which go test -race reports.)
+			SR(x, newSite())
+			waited := time.Since(start)
+			<-bDone
+			if Races() != before+1 {
+				t.Errorf("%d races reported during the wait, want 1", Races()-before)
+			}
+			if waited > time.Second {
+				t.Errorf("sampled access waited %v after the conflicting write", waited)
+			}
+
+			// Without a conflicting access it waits out the limit.
+			watchLimit.Store(int64(30 * time.Millisecond))
+			start = time.Now()
+			access64(newWord(), true, true)
+			if d := time.Since(start); d < 29*time.Millisecond {
+				t.Errorf("unmatched sampled access waited %v, want the 30ms limit", d)
+			}
+			if watchArmed.Load() != 0 {
+				t.Errorf("watchpoint still armed after the wait")
+			}
+		})
+	}
+}
+
+func TestWatchRange(t *testing.T) {
+	for _, c := range []struct{ addr, size, lo, n uintptr }{
+		{0x1000, 8, 0x1000, 8},
+		{0x1000, 16, 0x1000, 8},
+		{0x1004, 8, 0x1004, 4},
+		{0x1001, 8, 0x1004, 4},
+		{0x1003, 2, 0x1003, 1},
+		{0x1006, 1, 0x1006, 1},
+		{0x1001, 3, 0x1002, 2},
+		{0x1000, 0, 0, 0},
+	} {
+		lo, n := watchRange(c.addr, c.size)
+		if lo != c.lo || n != c.n {
+			t.Errorf("watchRange(%#x, %d) = %#x, %d; want %#x, %d", c.addr, c.size, lo, n, c.lo, c.n)
+		}
+	}
+}
