@@ -47,6 +47,8 @@ type watchRec struct {
 	// ends a collide build's wait early.
 	done chan struct{}
 	hit  atomic.Bool
+
+	selfHits atomic.Int32 // samples of the owner's own accesses (hardware)
 }
 
 type watchSlot struct {

@@ -85,6 +85,10 @@ const (
 	// synchronization: the kernel stamps samples with an NMI-safe clock
 	// accessor that may differ from nanotime by a little.
 	hwSlack = 10_000 // ns
+
+	// selfHitLimit is how many of its owner's own accesses a hardware
+	// watchpoint takes before it is freed early.
+	selfHitLimit = 16
 )
 
 // perfAttr is struct perf_event_attr, PERF_ATTR_SIZE_VER8.
@@ -480,6 +484,12 @@ func (h *hwWatch) decide(rec []byte) {
 	if g2 == 0 || g2 == r.g {
 		// The owner's own access (or a later goroutine on its g, which
 		// is not ordered after it, but cannot be told apart: a miss).
+		// Each costs the owner a debug exception and a sample, about
+		// 15us: an owner that keeps touching the bytes gets its
+		// watchpoint back early.
+		if r.selfHits.Add(1) == selfHitLimit {
+			freeWatch(slot, r)
+		}
 		return
 	}
 	if c := r.changedAt.Load(); c != 0 && when+hwSlack >= c {
