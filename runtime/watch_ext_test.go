@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 	"unsafe"
@@ -11,15 +12,15 @@ import (
 	rt "github.com/racegen/racegen/runtime"
 )
 
-const watchExtPkg = 0x7e58
-
-var _ = rt.RegisterSites(watchExtPkg, "watch_ext_test.go:40:3\truntime_test.firstAccess\n")
-
-//go:noinline
-func firstAccess(x *uint64) { *rt.SW(x, watchExtPkg<<32|1) = 1 }
+// watchExtPkg is the package key of the report test's sites; each run
+// registers a new key so that -count=N runs are not deduplicated.
+var watchExtPkg atomic.Uint64
 
 //go:noinline
-func secondAccess(x *uint64) uint64 { return *rt.CR(x, watchExtPkg<<32|2) }
+func firstAccess(x *uint64, pkg uint64) { *rt.SW(x, pkg<<32|1) = 1 }
+
+//go:noinline
+func secondAccess(x *uint64, pkg uint64) uint64 { return *rt.CR(x, pkg<<32|2) }
 
 // TestWatchReport checks that a clock race names both goroutines, the
 // second access's stack and the first access's site, on every engine.
@@ -29,13 +30,15 @@ func TestWatchReport(t *testing.T) {
 			defer rt.UseWatchEngine(name, time.Second)()
 			var buf bytes.Buffer
 			defer rt.SetOutput(&buf)()
+			pkg := 0x7e580000 + watchExtPkg.Add(1)
+			rt.RegisterSites(uint32(pkg), "watch_ext_test.go:40:3\truntime_test.firstAccess\n")
 			x := new(uint64)
 			escape(x)
 			ready, done := make(chan struct{}), make(chan struct{})
 			var aGoid, bGoid int64
 			go func() {
 				aGoid = rt.Goid()
-				firstAccess(x)
+				firstAccess(x, pkg)
 				close(ready)
 				<-done
 			}()
@@ -43,7 +46,7 @@ func TestWatchReport(t *testing.T) {
 				defer close(done)
 				<-ready
 				bGoid = rt.Goid()
-				secondAccess(x)
+				secondAccess(x, pkg)
 			}()
 			<-done
 			rt.WatchSettle()
@@ -56,7 +59,7 @@ func TestWatchReport(t *testing.T) {
 				"WARNING: DATA RACE",
 				fmt.Sprintf("%s 0x%012x by goroutine %d:", op, addr(x), bGoid),
 				"runtime_test.secondAccess()",
-				"watch_ext_test.go:22 +0x",
+				"watch_ext_test.go:23 +0x",
 				"runtime_test.TestWatchReport.func1.2()",
 				fmt.Sprintf("Previous write at 0x%012x by goroutine %d:", addr(x), aGoid),
 				"runtime_test.firstAccess()\n      watch_ext_test.go:40",
