@@ -26,8 +26,8 @@ func buildKey(cfg *config, g goArgs, pkgs []*packages.Package, mod *packages.Mod
 	if err != nil {
 		return "", err
 	}
-	fmt.Fprintf(h, "racegen %s\nmode %s rate %v seed %d\ngo %s %s/%s\ntags %q\n",
-		self, cfg.mode, cfg.rate, cfg.seed, runtime.Version(), goEnv("GOOS"), goEnv("GOARCH"), g.tags)
+	fmt.Fprintf(h, "racegen %s\nmode %s rate %v seed %d watch %v %s\ngo %s %s/%s\ntags %q\n",
+		self, cfg.mode, cfg.rate, cfg.seed, cfg.watch, cfg.watchpoints, runtime.Version(), goEnv("GOOS"), goEnv("GOARCH"), g.tags)
 	files := []string{mod.GoMod, strings.TrimSuffix(mod.GoMod, ".mod") + ".sum"}
 	for _, p := range pkgs {
 		fmt.Fprintf(h, "package %s\n", p.ID)

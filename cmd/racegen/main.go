@@ -25,8 +25,18 @@
 //
 //	-rate r    sampling rate, 0 to 1 (default 1: detect every race); the
 //	           program can override it with RACEGEN_OPTIONS=rate=r
-//	-mode m    dynamic (the default); static and collide are not yet built
-//	-seed n    seed for build-time sampling
+//	-mode m    dynamic (the default): Pacer's sampling periods over
+//	           FastTrack; static: CRSampler's clock races on watchpoints,
+//	           with a fraction -rate of access sites sampled at build time;
+//	           collide: DataCollider, the same sites delayed while their
+//	           watchpoint waits
+//	-seed n    seed for build-time sampling (static and collide)
+//	-watch d   time limit of a watchpoint (static and collide; default 15ms)
+//	-watchpoints w
+//	           hw: unsampled sites carry no code and hardware watchpoints
+//	           catch the second access; sw: unsampled sites check a table
+//	           of armed software watchpoints; auto (default): hw if
+//	           perf_event_open works on this machine
 //	-o dir     where instrumented files go (default: under go env GOCACHE)
 //	-v         report what was instrumented on standard error
 package main
@@ -38,15 +48,18 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"time"
 )
 
 // config is the set of choices that shape the instrumented code.
 type config struct {
-	rate    float64
-	mode    string
-	seed    int64
-	outDir  string
-	verbose bool
+	rate        float64
+	mode        string
+	seed        int64
+	watch       time.Duration
+	watchpoints string
+	outDir      string
+	verbose     bool
 }
 
 func main() {
@@ -61,6 +74,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&cfg.rate, "rate", 1, "sampling `rate` from 0 to 1")
 	fs.StringVar(&cfg.mode, "mode", "dynamic", "detection `mode`: dynamic, static or collide")
 	fs.Int64Var(&cfg.seed, "seed", 1, "`seed` for build-time sampling")
+	fs.DurationVar(&cfg.watch, "watch", 15*time.Millisecond, "time `limit` of a watchpoint (static and collide modes)")
+	fs.StringVar(&cfg.watchpoints, "watchpoints", "auto", "`kind` of watchpoints for static and collide modes: hw, sw or auto")
 	fs.StringVar(&cfg.outDir, "o", "", "`dir`ectory for instrumented files (default: under the Go build cache)")
 	fs.BoolVar(&cfg.verbose, "v", false, "report what was instrumented")
 	fs.Usage = func() {
@@ -107,11 +122,22 @@ func (c *config) check() error {
 		return fmt.Errorf("-rate=%v: want a number from 0 to 1", c.rate)
 	}
 	switch c.mode {
-	case "dynamic":
-	case "static", "collide":
-		return fmt.Errorf("-mode=%s is not built yet; use -mode=dynamic", c.mode)
+	case "dynamic", "static", "collide":
 	default:
 		return fmt.Errorf("-mode=%s: want dynamic, static or collide", c.mode)
+	}
+	if c.watch <= 0 {
+		return fmt.Errorf("-watch=%v: want a positive duration", c.watch)
+	}
+	switch c.watchpoints {
+	case "auto":
+		c.watchpoints = "sw"
+		if hardwareWatchpoints() {
+			c.watchpoints = "hw"
+		}
+	case "hw", "sw":
+	default:
+		return fmt.Errorf("-watchpoints=%s: want hw, sw or auto", c.watchpoints)
 	}
 	return nil
 }
