@@ -123,15 +123,9 @@ func accessGranule(t *thread, a uintptr, mask uint8, site uint64, o op, sample b
 		cf, found = c.checkWrite(t, mask, atomic)
 		c.clearReads(mask)
 		if sample {
-			if c.w == e {
-				c.wmask |= mask
-				c.watomic = c.watomic && atomic
-			} else {
-				c.w, c.wmask, c.watomic = e, mask, atomic
-			}
-			c.wsite = site
-		} else if c.wmask &^= mask; c.wmask == 0 {
-			c.w = 0
+			c.recordWrite(e, mask, site, atomic)
+		} else {
+			c.clearWrites(mask)
 		}
 	} else {
 		if c.rs == nil && c.r == e && c.rmask&mask == mask && (atomic || !c.ratomic) {
@@ -181,7 +175,55 @@ func (c *cell) checkPriorWrite(t *thread, mask uint8, atomic bool) (conflict, bo
 	if c.w != 0 && c.wmask&mask != 0 && !(atomic && c.watomic) && !t.ordered(c.w) {
 		return conflict{c.w, c.wsite, true, c.gen, c.global}, true
 	}
+	for _, we := range c.wx {
+		if we.mask&mask != 0 && !(atomic && we.atomic) && !t.ordered(we.e) {
+			return conflict{we.e, we.site, true, c.gen, c.global}, true
+		}
+	}
 	return conflict{}, false
+}
+
+// recordWrite records a write of the bytes mask at epoch e, replacing the
+// last writes of those bytes and keeping those of the others.
+func (c *cell) recordWrite(e epoch, mask uint8, site uint64, atomic bool) {
+	if c.w == e && c.watomic == atomic {
+		c.wmask |= mask
+		c.wsite = site
+		c.clearExtraWrites(mask)
+		return
+	}
+	c.clearWrites(mask)
+	if c.w != 0 {
+		// Bytes of another write remain: it moves aside.
+		c.wx = append(c.wx, writeEntry{c.w, c.wsite, c.wmask, c.watomic})
+	}
+	c.w, c.wmask, c.wsite, c.watomic = e, mask, site, atomic
+}
+
+// clearWrites forgets the last writes of the bytes mask.
+func (c *cell) clearWrites(mask uint8) {
+	if c.wmask &^= mask; c.wmask == 0 {
+		c.w, c.watomic = 0, false
+	}
+	c.clearExtraWrites(mask)
+}
+
+func (c *cell) clearExtraWrites(mask uint8) {
+	if c.wx == nil {
+		return
+	}
+	j := 0
+	for _, we := range c.wx {
+		if we.mask &^= mask; we.mask != 0 {
+			c.wx[j] = we
+			j++
+		}
+	}
+	clear(c.wx[j:])
+	c.wx = c.wx[:j]
+	if j == 0 {
+		c.wx = nil
+	}
 }
 
 // clearReads forgets the reads of the bytes mask, which a write to them
@@ -229,13 +271,15 @@ func (c *cell) recordRead(t *thread, e epoch, mask uint8, site uint64, atomic bo
 		c.rmask |= mask
 		c.ratomic = c.ratomic && atomic
 		c.rsite = site
-	case c.r == 0 || t.ordered(c.r):
-		// The previous read is ordered before this one: any later
-		// access that races with it races with this one too, so it can
-		// be forgotten (FastTrack's read-exclusive case).
+	case c.r == 0 || t.ordered(c.r) && c.rmask&^mask == 0:
+		// The previous read is ordered before this one and covers no
+		// other bytes: any later access that races with it races with
+		// this one too, so it can be forgotten (FastTrack's
+		// read-exclusive case).
 		c.r, c.rmask, c.rsite, c.ratomic = e, mask, site, atomic
 	default:
-		// Concurrent reads: keep them all (read-shared).
+		// Concurrent reads, or reads of other bytes: keep them all
+		// (read-shared).
 		c.rs = append(make([]readEntry, 0, 4), readEntry{c.r, c.rsite, c.rmask, c.ratomic}, readEntry{e, site, mask, atomic})
 		c.r, c.rmask = 0, 0
 	}
@@ -267,4 +311,4 @@ func (c *cell) discardRead(t *thread, mask uint8) {
 }
 
 // empty reports whether the cell holds no history.
-func (c *cell) empty() bool { return c.w == 0 && c.r == 0 && c.rs == nil }
+func (c *cell) empty() bool { return c.w == 0 && c.wx == nil && c.r == 0 && c.rs == nil }

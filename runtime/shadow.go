@@ -24,6 +24,18 @@ type cell struct {
 	r                epoch // last read when there is at most one, 0 if none
 	rsite            uint64
 	rs               []readEntry // read set, when concurrent reads are tracked
+	// wx holds the last writes of bytes that w does not cover, when
+	// goroutines write different bytes of the granule (neighbouring byte
+	// or int32 variables): forgetting them would hide their races.
+	wx []writeEntry
+}
+
+// A writeEntry is the last write of some bytes of a granule.
+type writeEntry struct {
+	e      epoch
+	site   uint64
+	mask   uint8
+	atomic bool
 }
 
 // A readEntry is one goroutine's last read in a read set.

@@ -1,0 +1,59 @@
+package runtime
+
+import "testing"
+
+// TestNeighbourWrites checks that writes by different goroutines to
+// different bytes of one granule are all remembered: two int32 variables
+// the allocator put side by side must each keep their own last write.
+func TestNeighbourWrites(t *testing.T) {
+	tests := []struct {
+		name     string
+		read     uintptr // offset of the final read by the test goroutine
+		readSize uintptr
+		wantRace bool
+	}{
+		{"read of the first writer's bytes", 0, 4, true},
+		{"read of the second writer's bytes", 4, 4, true},
+		{"read of both", 0, 8, true},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := heapWord()
+			site := uint64(3000 + 10*i)
+			before := Races()
+			inGoroutine(func() { Write(a, 4, site) })
+			inGoroutine(func() { Write(a+4, 4, site+1) })
+			Read(a+tt.read, tt.readSize, site+2)
+			if got := Races() > before; got != tt.wantRace {
+				t.Errorf("race reported = %v, want %v", got, tt.wantRace)
+			}
+		})
+	}
+}
+
+// TestNeighbourReads checks that a read of other bytes does not replace an
+// earlier read it is ordered after: the earlier read's bytes must still
+// race with a later unordered write.
+func TestNeighbourReads(t *testing.T) {
+	a := heapWord()
+	before := Races()
+	// The test goroutine reads bytes 0-3, then a goroutine it forks
+	// (ordered after that read) reads bytes 4-7; a goroutine forked
+	// earlier, unordered with both, then writes bytes 0-3.
+	start, done := make(chan struct{}), make(chan struct{})
+	g := GoFork()
+	go func() {
+		GoStart(g)
+		defer GoEnd()
+		<-start
+		Write(a, 4, 3102)
+		close(done)
+	}()
+	Read(a, 4, 3100)
+	inGoroutine(func() { Read(a+4, 4, 3101) })
+	close(start)
+	<-done
+	if Races() == before {
+		t.Errorf("write racing with a read of its bytes not reported after a read of other bytes")
+	}
+}
