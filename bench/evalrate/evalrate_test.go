@@ -134,6 +134,10 @@ func TestReportAndPlot(t *testing.T) {
 	}
 	printSummary(io.Discard, rs)
 	rs.Full.Found["two"] = 4
+	var b2 strings.Builder
+	if err := writeReport(&b2, rs, "p.svg"); err != nil || !strings.Contains(b2.String(), "- two: found in 4 of 5 trials") {
+		t.Errorf("report does not name the miss at rate 1: %v\n%s", err, b2.String())
+	}
 	if rs.fullOK() {
 		t.Error("fullOK true with a miss")
 	}

@@ -82,7 +82,13 @@ func writeReport(w io.Writer, rs *results, plot string) error {
 			verdict = "**not** every race was found in every trial"
 		}
 		fmt.Fprintf(&b, "%d trials (%s; RACEGEN_OPTIONS `%s`): %s.\n\n", rs.Full.Trials, rs.Full.How, rs.Full.Options, verdict)
+		for _, n := range rs.Races {
+			if k := rs.Full.Found[n]; k < rs.Full.Trials {
+				fmt.Fprintf(&b, "- %s: found in %d of %d trials\n", n, k, rs.Full.Trials)
+			}
+		}
 		writeProblems(&b, rs.Full)
+		b.WriteString("\n")
 	}
 
 	b.WriteString("## Sampled\n\n")
