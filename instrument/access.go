@@ -278,9 +278,9 @@ func (fr *fileRewriter) hook(a ast.Expr, e dst.Expr, write bool) dst.Expr {
 		fr.dropped++
 		return e
 	}
-	name := "R"
-	if write {
-		name = "W"
+	name := fr.accessHook(a, write)
+	if name == "" {
+		return e
 	}
 	n := deref(fr.rtCall(name, fr.addr(e), siteLit(fr.newSite(a, global))))
 	moveDecs(n, e)
@@ -452,8 +452,8 @@ func (fr *fileRewriter) receiver(x *dst.SelectorExpr, a *ast.SelectorExpr, sel *
 		if !fr.zeroSize(elem) {
 			if fr.cfg.Local != nil && fr.cfg.Local(a) {
 				fr.dropped++
-			} else {
-				x.X = fr.rtCall("R", x.X, siteLit(fr.newSite(a, false)))
+			} else if c := fr.accessCall(x.X, a, false, false); c != nil {
+				x.X = c
 			}
 		}
 	default:
@@ -498,7 +498,10 @@ func (fr *fileRewriter) promotedRecv(x *dst.SelectorExpr, a *ast.SelectorExpr, s
 	}
 	valueRecv := !pointerRecv(sel.Obj())
 	read := func(p dst.Expr, global bool) dst.Expr {
-		return fr.rtCall("R", p, siteLit(fr.newSite(a, global)))
+		if c := fr.accessCall(p, a, global, false); c != nil {
+			return c
+		}
+		return p
 	}
 	for k, f := range fields {
 		var e dst.Expr = &dst.SelectorExpr{X: cur, Sel: ident(f.Name())}
@@ -538,9 +541,10 @@ func (fr *fileRewriter) index(x *dst.IndexExpr, a *ast.IndexExpr, write bool) ds
 		if fr.cfg.Local != nil && fr.cfg.Local(a) {
 			fr.dropped++
 		} else if !hasTypeParam(fr.typeOf(a.X)) {
-			n := fr.rtCall(name, m, siteLit(fr.newSite(a, false)))
-			moveDecs(n, m)
-			m = n
+			if n := fr.containerHook(name, m, a); n != nil {
+				moveDecs(n, m)
+				m = n
+			}
 		}
 		x.X = m
 		x.Index = fr.rvalue(x.Index)

@@ -186,8 +186,7 @@ func (fr *fileRewriter) conversion(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 		if s, ok := from.(*types.Slice); ok && !fr.zeroSize(s.Elem()) && !hasTypeParam(fr.typeOf(a.Args[0])) {
 			if fr.localTarget(a.Args[0]) {
 				fr.dropped++
-			} else {
-				n := fr.rtCall("SliceR", x.Args[0], siteLit(fr.newSite(a, false)))
+			} else if n := fr.containerHook("SliceR", x.Args[0], a); n != nil {
 				moveDecs(n, x.Args[0])
 				x.Args[0] = n
 			}
@@ -252,8 +251,7 @@ func (fr *fileRewriter) builtin(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 		if hook != "" {
 			if fr.localTarget(a.Args[0]) {
 				fr.dropped++
-			} else {
-				n := fr.rtCall(hook, x.Args[0], siteLit(fr.newSite(a, false)))
+			} else if n := fr.containerHook(hook, x.Args[0], a); n != nil {
 				moveDecs(n, x.Args[0])
 				x.Args[0] = n
 			}
@@ -278,8 +276,7 @@ func (fr *fileRewriter) builtin(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 		// len(m) reads the map's count, as a lookup does.
 		if fr.localTarget(a.Args[0]) {
 			fr.dropped++
-		} else {
-			n := fr.rtCall("MapR", x.Args[0], siteLit(fr.newSite(a, false)))
+		} else if n := fr.containerHook("MapR", x.Args[0], a); n != nil {
 			moveDecs(n, x.Args[0])
 			x.Args[0] = n
 		}
@@ -293,7 +290,7 @@ func (fr *fileRewriter) builtin(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 // defeat type inference the call is left a plain append.
 func (fr *fileRewriter) appendCall(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 	fr.rvalues(x.Args)
-	if len(x.Args) < 2 {
+	if len(x.Args) < 2 || fr.cfg.static() { // static modes have no Append
 		return x
 	}
 	st := fr.typeOf(a.Args[0])
@@ -341,7 +338,7 @@ func (fr *fileRewriter) appendCall(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 // record the ranges copied.
 func (fr *fileRewriter) copyCall(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 	fr.rvalues(x.Args)
-	if len(x.Args) != 2 {
+	if len(x.Args) != 2 || fr.cfg.static() { // static modes have no Copy
 		return x
 	}
 	dt, stype := fr.typeOf(a.Args[0]), fr.typeOf(a.Args[1])

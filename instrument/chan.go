@@ -259,8 +259,8 @@ func (fr *fileRewriter) rangeStmt(s *dst.RangeStmt) (pre []dst.Stmt, core dst.St
 		if !hasTypeParam(xt) {
 			if fr.localTarget(a.X) {
 				fr.dropped++
-			} else {
-				s.X = fr.rtCall("MapR", s.X, siteLit(fr.newSite(a.X, false)))
+			} else if n := fr.containerHook("MapR", s.X, a.X); n != nil {
+				s.X = n
 			}
 		}
 	default:
@@ -268,18 +268,21 @@ func (fr *fileRewriter) rangeStmt(s *dst.RangeStmt) (pre []dst.Stmt, core dst.St
 	}
 	if perElem && s.Tok == token.DEFINE && !fr.localTarget(a.X) {
 		// tmp := x; for i, v := range tmp { racegenrt.R(&tmp[i], site); ... }
-		tmp := fr.temp("x")
-		pre = append(pre, fr.from(define([]string{tmp}, s.X), s))
-		s.X = ident(tmp)
-		if s.Key == nil || isBlankDst(s.Key) {
-			s.Key = ident(fr.temp("i"))
+		// unless the site gets no hook (static modes).
+		if name := fr.accessHook(a.X, false); name != "" {
+			tmp := fr.temp("x")
+			pre = append(pre, fr.from(define([]string{tmp}, s.X), s))
+			s.X = ident(tmp)
+			if s.Key == nil || isBlankDst(s.Key) {
+				s.Key = ident(fr.temp("i"))
+			}
+			key := s.Key.(*dst.Ident).Name
+			elem := &dst.IndexExpr{X: ident(tmp), Index: ident(key)}
+			hook := exprStmt(fr.rtCall(name, addrOf(elem), siteLit(fr.newSite(a.X, false))))
+			fr.blockStmt(s.Body)
+			s.Body.List = append([]dst.Stmt{fr.from(hook, s)}, s.Body.List...)
+			return pre, s
 		}
-		key := s.Key.(*dst.Ident).Name
-		elem := &dst.IndexExpr{X: ident(tmp), Index: ident(key)}
-		hook := exprStmt(fr.rtCall("R", addrOf(elem), siteLit(fr.newSite(a.X, false))))
-		fr.blockStmt(s.Body)
-		s.Body.List = append([]dst.Stmt{fr.from(hook, s)}, s.Body.List...)
-		return pre, s
 	} else if perElem && fr.localTarget(a.X) {
 		fr.dropped++
 	}

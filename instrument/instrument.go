@@ -29,13 +29,48 @@ type Config struct {
 	// the operands of range, append, copy, delete, clear, len and string
 	// conversions, whose accesses no access expression denotes.
 	LocalTarget func(e ast.Expr) bool
+
+	// Mode selects the detector the code is rewritten for: "dynamic"
+	// (also "") gives every shared access a hook (R, W, MapR, Append,
+	// ...); "static" (CRSampler) and "collide" (DataCollider) sample
+	// access sites at build time instead. There a sampled site's read or
+	// write hook becomes SR or SW, which arms a watchpoint, an unsampled
+	// one becomes CR or CW or nothing (see Checks), and the hooks of maps,
+	// slices, append and copy, which have no static counterpart, are left
+	// out. Synchronization, goroutine and I/O hooks are the same in every
+	// mode: the runtime turns them into ticks of a scalar clock.
+	Mode string
+
+	// Rate is the share, from 0 to 1, of the access sites that static and
+	// collide modes sample.
+	Rate float64
+
+	// Seed seeds the choice of the sampled sites. A site is sampled if a
+	// hash of the seed, the package path, the file's base name, the
+	// site's line and column (and its ordinal among sites at that
+	// position) falls below Rate: the same seed picks the same sites in
+	// every build, and editing one function does not change the choice
+	// elsewhere in it unless lines move.
+	Seed int64
+
+	// Checks gives the unsampled sites of static and collide modes a
+	// check against the armed software watchpoints (CR, CW). Without it
+	// they get no code at all, as hardware watchpoints need none.
+	Checks bool
 }
+
+// static reports whether c samples sites at build time.
+func (c *Config) static() bool { return c.Mode == "static" || c.Mode == "collide" }
 
 // Result is a rewritten package.
 type Result struct {
 	Files   map[string][]byte // original file name (as in fset) -> rewritten source, for every input file
 	Sites   int               // access sites given a hook
 	Dropped int               // access sites left alone because Local said so
+
+	// Sampled lists the positions ("file:line:col") of the access
+	// sites that static and collide modes sampled, in rewriting order.
+	Sampled []string
 }
 
 // Package rewrites the files of one type-checked package. info must have Types, Defs,
@@ -52,6 +87,11 @@ func Package(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *t
 	}
 	if cfg == nil {
 		cfg = &Config{}
+	}
+	switch cfg.Mode {
+	case "", "dynamic", "static", "collide":
+	default:
+		return nil, fmt.Errorf("instrument %s: unknown mode %q", pkg.Path(), cfg.Mode)
 	}
 	defer func() {
 		// The rewriter is large and its input is arbitrary Go: a bug in
@@ -82,7 +122,7 @@ func Package(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *t
 	if len(p.sites) > 0 && len(frs) > 0 {
 		frs[0].addSiteTable()
 	}
-	res = &Result{Files: make(map[string][]byte), Sites: len(p.sites), Dropped: p.dropped}
+	res = &Result{Files: make(map[string][]byte), Sites: len(p.sites), Dropped: p.dropped, Sampled: p.sampled}
 	for _, fr := range frs {
 		src, err := fr.print()
 		if err != nil {
@@ -105,6 +145,8 @@ type pkgRewriter struct {
 	key     uint32
 	sites   []site
 	dropped int
+	sampled []string       // positions of the sites sampled in static modes
+	ordinal map[string]int // access sites seen so far at each position, in static modes
 }
 
 // A fileRewriter rewrites one file.

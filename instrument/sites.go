@@ -1,11 +1,13 @@
 package instrument
 
 import (
+	"encoding/binary"
 	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
 	"hash/fnv"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -39,12 +41,6 @@ func (fr *fileRewriter) newSite(n ast.Node, global bool) uint64 {
 		idx |= siteGlobal
 	}
 	return uint64(fr.key)<<32 | idx
-}
-
-// newSiteAt numbers a new access site at the position of n, a node of
-// the output that the rewriter did not make.
-func (fr *fileRewriter) newSiteAt(n dst.Node, global bool) uint64 {
-	return fr.newSite(fr.dec.Ast.Nodes[n], global)
 }
 
 // addSiteTable declares the package's site table in this file:
@@ -178,4 +174,102 @@ func hasTypeArgs(e dst.Expr) bool {
 // isGlobal reports whether v is a package-level variable of any package.
 func isGlobal(v *types.Var) bool {
 	return v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
+}
+
+// accessHook returns the name of the hook of a read (or a write) at the
+// access a, which may be shared: R or W in dynamic mode. In static and
+// collide modes a sampled site gets SR or SW, an unsampled one CR or CW if
+// Config.Checks asks for them, and "", meaning no code at all, otherwise.
+// Every read and write hook is named here, so that the modes differ in
+// this one place. Each call decides for one site: a caller that gets a
+// name must number the site (accessCall does both).
+func (fr *fileRewriter) accessHook(a ast.Node, write bool) string {
+	name := "R"
+	if write {
+		name = "W"
+	}
+	if !fr.cfg.static() {
+		return name
+	}
+	pos := fr.fset.Position(a.Pos())
+	switch {
+	case fr.sample(pos):
+		fr.sampled = append(fr.sampled, fmt.Sprintf("%s:%d:%d", pos.Filename, pos.Line, pos.Column))
+		return "S" + name
+	case fr.cfg.Checks:
+		return "C" + name
+	}
+	return ""
+}
+
+// accessCall returns the hook call of a read (or a write) of *p at the
+// access a, as accessHook names it, or nil if the site gets no code.
+func (fr *fileRewriter) accessCall(p dst.Expr, a ast.Node, global, write bool) *dst.CallExpr {
+	name := fr.accessHook(a, write)
+	if name == "" {
+		return nil
+	}
+	return fr.rtCall(name, p, siteLit(fr.newSite(a, global)))
+}
+
+// accessStmt is accessCall as a statement, or nil.
+func (fr *fileRewriter) accessStmt(p dst.Expr, a ast.Node, global, write bool) dst.Stmt {
+	if c := fr.accessCall(p, a, global, write); c != nil {
+		return exprStmt(c)
+	}
+	return nil
+}
+
+// containerHook returns the hook name(x, site) that records the accesses
+// of x's map or slice at a, or nil in static and collide modes, which
+// have no such hooks: there x's elements are not watched.
+func (fr *fileRewriter) containerHook(name string, x dst.Expr, a ast.Node) *dst.CallExpr {
+	if fr.cfg.static() {
+		return nil
+	}
+	return fr.rtCall(name, x, siteLit(fr.newSite(a, false)))
+}
+
+// sample decides whether the access site at pos is sampled. The decision
+// depends on the seed, the package, the file's base name (not where the
+// module lives), the position and, for several sites at one position (x
+// in x = x + 1 is read and written), their order; so it is the same in
+// every build of the same source.
+func (fr *fileRewriter) sample(pos token.Position) bool {
+	file := filepath.Base(pos.Filename)
+	key := fmt.Sprintf("%s:%d:%d", file, pos.Line, pos.Column)
+	if fr.ordinal == nil {
+		fr.ordinal = make(map[string]int)
+	}
+	ord := fr.ordinal[key]
+	fr.ordinal[key]++
+	return siteChoice(fr.cfg.Seed, fr.pkg.Path(), file, pos.Line, pos.Column, ord) < fr.cfg.Rate
+}
+
+// siteChoice maps a site to a number in [0, 1), uniformly for distinct
+// inputs: FNV-1a of the fields, then a 64-bit finalizer (MurmurHash3's
+// fmix64), since FNV alone spreads sites on neighbouring lines poorly in
+// its high bits. Rate 1 samples every site and rate 0 none.
+func siteChoice(seed int64, pkgPath, file string, line, col, ord int) float64 {
+	h := fnv.New64a()
+	var b [8]byte
+	put := func(v uint64) {
+		binary.LittleEndian.PutUint64(b[:], v)
+		h.Write(b[:])
+	}
+	put(uint64(seed))
+	h.Write([]byte(pkgPath))
+	h.Write([]byte{0})
+	h.Write([]byte(file))
+	h.Write([]byte{0})
+	put(uint64(line))
+	put(uint64(col))
+	put(uint64(ord))
+	x := h.Sum64()
+	x ^= x >> 33
+	x *= 0xff51afd7ed558ccd
+	x ^= x >> 33
+	x *= 0xc4ceb9fe1a85ec53
+	x ^= x >> 33
+	return float64(x>>11) / (1 << 53)
 }

@@ -291,8 +291,9 @@ func (fr *fileRewriter) namedResultReads(s *dst.ReturnStmt) []dst.Stmt {
 				fr.dropped++
 				continue
 			}
-			h := exprStmt(fr.rtCall("R", addrOf(ident(name.Name)), siteLit(fr.newSiteAt(s, false))))
-			out = append(out, fr.from(h, s))
+			if h := fr.accessStmt(addrOf(ident(name.Name)), fr.dec.Ast.Nodes[s], false, false); h != nil {
+				out = append(out, fr.from(h, s))
+			}
 		}
 	}
 	return out
@@ -392,21 +393,23 @@ func (fr *fileRewriter) assignAfter(s *dst.AssignStmt, a *ast.AssignStmt) []dst.
 			if fr.cfg.Local != nil && fr.cfg.Local(aix) {
 				fr.dropped++
 			} else if !hasTypeParam(fr.typeOf(aix.X)) {
-				post = append(post, exprStmt(fr.rtCall("MapW", ident(m), siteLit(fr.newSite(aix, false)))))
+				if h := fr.containerHook("MapW", ident(m), aix); h != nil {
+					post = append(post, exprStmt(h))
+				}
 			}
 			continue
 		}
 		if _, isIdent := al.(*ast.Ident); isIdent || !fr.addressable(al) {
-			if h := fr.writeHook(al); h != nil {
-				post = append(post, exprStmt(fr.rtCall("W", addrOf(ident(al.(*ast.Ident).Name)), h)))
+			if h := fr.writeHook(al, func() dst.Expr { return addrOf(ident(al.(*ast.Ident).Name)) }); h != nil {
+				post = append(post, h)
 			}
 			continue
 		}
 		p := fr.temp("p")
 		pre = append(pre, define([]string{p}, fr.addr(fr.place(l))))
 		s.Lhs[i] = deref(ident(p))
-		if h := fr.writeHook(al); h != nil {
-			post = append(post, exprStmt(fr.rtCall("W", ident(p), h)))
+		if h := fr.writeHook(al, func() dst.Expr { return ident(p) }); h != nil {
+			post = append(post, h)
 		}
 	}
 	fr.rhs(s.Rhs, len(s.Lhs))
@@ -419,9 +422,9 @@ func (fr *fileRewriter) assignAfter(s *dst.AssignStmt, a *ast.AssignStmt) []dst.
 	return []dst.Stmt{fr.from(b, s)}
 }
 
-// writeHook returns the site literal for a write of a, or nil if a needs
-// no hook.
-func (fr *fileRewriter) writeHook(a ast.Expr) dst.Expr {
+// writeHook returns the statement that records the write of a, through
+// the pointer p makes, or nil if a needs no hook.
+func (fr *fileRewriter) writeHook(a ast.Expr, p func() dst.Expr) dst.Stmt {
 	shared, global := fr.isShared(a)
 	if !shared || fr.zeroSize(fr.typeOf(a)) {
 		return nil
@@ -430,7 +433,7 @@ func (fr *fileRewriter) writeHook(a ast.Expr) dst.Expr {
 		fr.dropped++
 		return nil
 	}
-	return siteLit(fr.newSite(a, global))
+	return fr.accessStmt(p(), a, global, true)
 }
 
 // mayCommunicate reports whether evaluating es may synchronize with
@@ -494,11 +497,7 @@ func (fr *fileRewriter) hookStmt(id *ast.Ident, write bool) dst.Stmt {
 		fr.dropped++
 		return nil
 	}
-	name := "R"
-	if write {
-		name = "W"
-	}
-	return exprStmt(fr.rtCall(name, addrOf(ident(id.Name)), siteLit(fr.newSite(id, global))))
+	return fr.accessStmt(addrOf(ident(id.Name)), id, global, write)
 }
 
 func (fr *fileRewriter) valueSpec(s *dst.ValueSpec) {
