@@ -124,11 +124,16 @@ func writeBuild(cfg *config, sub string, g goArgs, pkgs []*packages.Package, mod
 			return err
 		}
 		for i, p := range loaded {
-			st, err := instrumentPackage(p, filepath.Join(tmp, "src", fmt.Sprint(i)), filepath.Join(dir, "src", fmt.Sprint(i)), replace)
+			st, err := instrumentPackage(cfg, p, filepath.Join(tmp, "src", fmt.Sprint(i)), filepath.Join(dir, "src", fmt.Sprint(i)), replace)
 			if err != nil {
 				return err
 			}
 			if cfg.verbose {
+				if cfg.mode != "dynamic" {
+					for _, s := range st.sampledSites {
+						fmt.Fprintf(stderr, "racegen: sampled %s\n", s)
+					}
+				}
 				fmt.Fprintf(stderr, "racegen: %s: %s\n", p.ID, st)
 			}
 			total.add(st)
@@ -187,9 +192,16 @@ const buildWatch = time.Duration(%d)
 // stats counts access sites.
 type stats struct {
 	sites, dropped int
+	static         bool     // built for static or collide mode
+	sampledSites   []string // the sites sampled at build time, in static builds
 }
 
-func (s *stats) add(t stats) { s.sites += t.sites; s.dropped += t.dropped }
+func (s *stats) add(t stats) {
+	s.sites += t.sites
+	s.dropped += t.dropped
+	s.static = s.static || t.static
+	s.sampledSites = append(s.sampledSites, t.sampledSites...)
+}
 
 func (s stats) String() string {
 	all := s.sites + s.dropped
@@ -197,17 +209,30 @@ func (s stats) String() string {
 	if all > 0 {
 		pct = 100 * float64(s.dropped) / float64(all)
 	}
-	return fmt.Sprintf("%d access sites, %d hooked, %d (%.1f%%) dropped as goroutine-local", all, s.sites, s.dropped, pct)
+	msg := fmt.Sprintf("%d access sites, %d hooked, %d (%.1f%%) dropped as goroutine-local", all, s.sites, s.dropped, pct)
+	if s.static {
+		msg += fmt.Sprintf(", %d sampled", len(s.sampledSites))
+	}
+	return msg
 }
 
 // instrumentPackage rewrites p into tmpDir and records in replace where
 // each original file's replacement will live once tmpDir becomes dir.
-func instrumentPackage(p *packages.Package, tmpDir, dir string, replace map[string]string) (stats, error) {
+func instrumentPackage(cfg *config, p *packages.Package, tmpDir, dir string, replace map[string]string) (stats, error) {
 	loc, err := analysis.Package(p.Fset, p.Syntax, p.Types, p.TypesInfo)
 	if err != nil {
 		return stats{}, fmt.Errorf("analysing %s: %w", p.ID, err)
 	}
-	res, err := instrument.Package(p.Fset, p.Syntax, p.Types, p.TypesInfo, &instrument.Config{Local: loc.Local, LocalTarget: loc.LocalTarget})
+	res, err := instrument.Package(p.Fset, p.Syntax, p.Types, p.TypesInfo, &instrument.Config{
+		Local:       loc.Local,
+		LocalTarget: loc.LocalTarget,
+		Mode:        cfg.mode,
+		Rate:        cfg.rate,
+		Seed:        cfg.seed,
+		// Without hardware watchpoints the second access of a race
+		// is caught only by a check at the unsampled sites.
+		Checks: cfg.watchpoints == "sw",
+	})
 	if err != nil {
 		return stats{}, err
 	}
@@ -221,5 +246,5 @@ func instrumentPackage(p *packages.Package, tmpDir, dir string, replace map[stri
 		}
 		replace[orig] = filepath.Join(dir, name)
 	}
-	return stats{res.Sites, res.Dropped}, nil
+	return stats{sites: res.Sites, dropped: res.Dropped, static: cfg.mode != "dynamic", sampledSites: res.Sampled}, nil
 }

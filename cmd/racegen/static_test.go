@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// clockRacy is a race that static mode can see: the first goroutine does
+// not synchronize between its access and the second goroutine's, so its
+// clock is unchanged when the second access happens (a clock race).
+// counter_racy, whose goroutine sends right after its access, is not one
+// as the runtime models it: the send ticks the goroutine's clock before
+// it blocks, so only collide mode, which holds the goroutine at its
+// access, reports it.
+const clockRacy = `package main
+
+import (
+	"fmt"
+	"time"
+)
+
+var hits int
+
+func main() {
+	done := make(chan bool)
+	go func() {
+		hits++                            // race
+		time.Sleep(10 * time.Millisecond) // no synchronization: the clock stays
+		done <- true
+	}()
+	time.Sleep(5 * time.Millisecond)
+	hits++ // race
+	<-done
+	fmt.Println("done")
+}
+`
+
+// TestStaticModes builds programs with -mode=static and -mode=collide at
+// rate 1, with software watchpoints and, where this machine has them,
+// hardware ones, and runs each a few times: a racy program must report
+// its race (exit 66) at least once, a race-free one never.
+func TestStaticModes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds programs")
+	}
+	root := moduleRoot(t)
+	mod := t.TempDir()
+	if err := os.WriteFile(filepath.Join(mod, "go.mod"), []byte("module example.com/clock\n\ngo 1.24\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(mod, "main.go"), []byte(clockRacy), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	type program struct {
+		name, dir, pkg string
+		racy           bool
+	}
+	mutex := program{"counter_mutex", root, "./testdata/programs/counter_mutex", false}
+	clock := program{"clock_racy", mod, ".", true}
+	counter := program{"counter_racy", root, "./testdata/programs/counter_racy", true}
+	modes := map[string][]program{
+		"static":  {mutex, clock},
+		"collide": {mutex, clock, counter},
+	}
+	hw := hardwareWatchpoints()
+	out := t.TempDir()
+	for _, mode := range []string{"static", "collide"} {
+		for _, wp := range []string{"sw", "hw"} {
+			for _, p := range modes[mode] {
+				t.Run(mode+"/"+wp+"/"+p.name, func(t *testing.T) {
+					if wp == "hw" && !hw {
+						t.Skip("no hardware watchpoints on this machine")
+					}
+					t.Parallel()
+					bin := filepath.Join(t.TempDir(), p.name)
+					var msg bytes.Buffer
+					args := []string{"-mode=" + mode, "-rate=1", "-watchpoints=" + wp, "-o", out, "-v"}
+					if mode == "collide" && !p.racy {
+						// Each of counter_mutex's 800 increments
+						// waits out its watchpoint, under the lock:
+						// 12 s at the default 15 ms.
+						args = append(args, "-watch=1ms")
+					}
+					args = append(args, "build", "-C", p.dir, "-o", bin, p.pkg)
+					if code := run(args, &msg, &msg); code != 0 {
+						t.Fatalf("racegen %s: exit %d\n%s", strings.Join(args, " "), code, msg.String())
+					}
+					if !strings.Contains(msg.String(), "racegen: sampled ") {
+						t.Errorf("-v lists no sampled sites:\n%s", msg.String())
+					}
+					reported := 0
+					for i := 0; i < 3; i++ {
+						var stdout, stderr bytes.Buffer
+						prog := exec.Command(bin)
+						prog.Stdout, prog.Stderr = &stdout, &stderr
+						code := 0
+						if err := prog.Run(); err != nil {
+							ee, ok := err.(*exec.ExitError)
+							if !ok {
+								t.Fatal(err)
+							}
+							code = ee.ExitCode()
+						}
+						raced := strings.Contains(stderr.String(), "WARNING: DATA RACE")
+						switch {
+						case !p.racy && (raced || code != 0):
+							t.Fatalf("race-free program: exit %d, stderr:\n%s", code, stderr.String())
+						case p.racy && raced:
+							if code != 66 {
+								t.Errorf("racy program reported a race but exited %d, want 66", code)
+							}
+							reported++
+						case p.racy && code != 0:
+							t.Fatalf("racy program exited %d without a report; stderr:\n%s", code, stderr.String())
+						}
+						if reported > 0 {
+							break // a racy program needs one report
+						}
+					}
+					if p.racy && reported == 0 {
+						t.Errorf("no race reported in 3 runs")
+					}
+				})
+			}
+		}
+	}
+}
