@@ -175,3 +175,17 @@ func TestShellQuote(t *testing.T) {
 		}
 	}
 }
+
+func TestRatiosSkipIncompleteRuns(t *testing.T) {
+	base := &cell{Runs: []run{{Rep: 0, Wall: 1, Status: statusOK, Benchmarks: 2}, {Rep: 1, Wall: 1, Status: statusOK, Benchmarks: 2}}}
+	c := &cell{Runs: []run{{Rep: 0, Wall: 0.1, Status: statusRaces, Benchmarks: 0}, {Rep: 1, Wall: 5, Status: statusRaces, Benchmarks: 2}}}
+	if s := ratios(c, base, wallOf); s.N != 1 || !near(s.Med, 5) {
+		t.Errorf("ratios = %+v, want only the complete repetition (ratio 5)", s)
+	}
+	if got := fmtRuns(c, base); got != "2 (2 races, 1 incomplete)" {
+		t.Errorf("fmtRuns = %q", got)
+	}
+	if n := countBenchmarks([]byte("goos: linux\nBenchmarkA-2 \t 10\t 5 ns/op\n--- FAIL: BenchmarkB\nBenchmarkC/x-2 1 2 ns/op 3 B/op\n")); n != 2 {
+		t.Errorf("countBenchmarks = %d, want 2", n)
+	}
+}

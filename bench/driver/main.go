@@ -81,6 +81,7 @@ func mainErr() error {
 		if err != nil {
 			return err
 		}
+		recountBenchmarks(rs, filepath.Join(filepath.Dir(o.report), "logs"))
 		return writeOutputs(rs, o.out)
 	}
 	rs, err := measureAll(&o)

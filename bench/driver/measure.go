@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"syscall"
 	"time"
 )
@@ -18,6 +19,11 @@ type run struct {
 	RSS    int64   `json:"rss"`  // peak resident set size, bytes
 	Status string  `json:"status"`
 	Races  int     `json:"races,omitempty"` // race reports in the output
+	// Benchmarks counts the benchmark result lines (ns/op) in the output.
+	// A benchmark that failed, as one does when a detector reports a race
+	// in it, prints none; if that happened in its first, one-iteration
+	// run, it never ran its N iterations.
+	Benchmarks int `json:"benchmarks"`
 }
 
 // Run statuses.
@@ -30,6 +36,13 @@ const (
 
 // usable reports whether r's time and memory may enter a ratio.
 func (r run) usable() bool { return r.Status != statusFail }
+
+// incomplete reports whether r finished fewer benchmarks than the
+// baseline run b: its time does not measure the same work. A run that
+// timed out is not incomplete; its time is a lower bound.
+func (r run) incomplete(b run) bool {
+	return r.Status != statusTimeout && r.Benchmarks < b.Benchmarks
+}
 
 // measure runs the test binary bin for w in dir with the extra
 // environment env, writing its output to logPath, and returns what it
@@ -51,7 +64,7 @@ func measure(w *workload, bin, dir string, env []string, logPath string, limit t
 	if werr := os.WriteFile(logPath, out.Bytes(), 0o644); werr != nil {
 		return run{}, fmt.Errorf("writing run log: %w", werr)
 	}
-	r := run{Wall: wall, Status: statusOK, Races: bytes.Count(out.Bytes(), []byte("WARNING: DATA RACE"))}
+	r := run{Wall: wall, Status: statusOK, Races: bytes.Count(out.Bytes(), []byte("WARNING: DATA RACE")), Benchmarks: countBenchmarks(out.Bytes())}
 	if cmd.ProcessState == nil {
 		return run{}, fmt.Errorf("running %s: %w", bin, err)
 	}
@@ -84,4 +97,33 @@ func runEnv(c config) []string {
 		return []string{"RACEGEN_OPTIONS="}
 	}
 	return nil
+}
+
+// countBenchmarks counts the benchmark result lines in a test binary's
+// output.
+func countBenchmarks(out []byte) int {
+	n := 0
+	for line := range bytes.Lines(out) {
+		if bytes.HasPrefix(line, []byte("Benchmark")) && bytes.Contains(line, []byte(" ns/op")) {
+			n++
+		}
+	}
+	return n
+}
+
+// recountBenchmarks fills in the benchmark counts of runs saved before
+// runs recorded them, from the run logs in dir, if they are there.
+func recountBenchmarks(rs *results, dir string) {
+	for _, c := range rs.Cells {
+		for i := range c.Runs {
+			r := &c.Runs[i]
+			if r.Benchmarks != 0 {
+				continue
+			}
+			out, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("%s.%s.%d.txt", c.Workload, c.Config, r.Rep)))
+			if err == nil {
+				r.Benchmarks = countBenchmarks(out)
+			}
+		}
+	}
 }

@@ -15,7 +15,11 @@ func writeReport(w io.Writer, rs *results, plots []string) error {
 	fmt.Fprintf(&b, "configuration and the binaries are run round-robin, %d repetition(s); each run's wall time\n", rs.Reps)
 	fmt.Fprintf(&b, "(process start to exit) and peak RSS (getrusage maxrss) is divided by the uninstrumented\n")
 	fmt.Fprintf(&b, "run of the same repetition. Cells give the median ratio [min, max] over repetitions; the\n")
-	fmt.Fprintf(&b, "geomean rows are the geometric means over workloads of those medians [mins, maxes].\n\n")
+	fmt.Fprintf(&b, "geomean rows are the geometric means over workloads of those medians [mins, maxes].\n")
+	fmt.Fprintf(&b, "A run that reported races is timed like any other (runs column: \"races\"), but one that\n")
+	fmt.Fprintf(&b, "finished fewer benchmarks than the uninstrumented run (\"incomplete\": a benchmark in which a\n")
+	fmt.Fprintf(&b, "race was reported fails and prints no result, and stops early if that was in its first,\n")
+	fmt.Fprintf(&b, "one-iteration run) is left out of the ratios, as are failed runs.\n\n")
 	fmt.Fprintf(&b, "- command: `%s`\n", rs.Command)
 	fmt.Fprintf(&b, "- date: %s\n", rs.Date)
 	fmt.Fprintf(&b, "- machine: %s\n", rs.Machine)
@@ -61,7 +65,7 @@ func writeReport(w io.Writer, rs *results, plots []string) error {
 			t := ratios(x, base, wallOf)
 			m := ratios(x, base, rssOf)
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", c.Label(),
-				fmtValue(t, 1, "%.3g"), fmtRatio(t), fmtValue(m, 1<<20, "%.1f"), fmtRatio(m), fmtRuns(x))
+				fmtValue(t, 1, "%.3g"), fmtRatio(t), fmtValue(m, 1<<20, "%.1f"), fmtRatio(m), fmtRuns(x, base))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
@@ -134,14 +138,19 @@ func fmtValue(s summary, unit float64, format string) string {
 }
 
 // fmtRuns counts a cell's runs, naming those that were not clean.
-func fmtRuns(x *cell) string {
+func fmtRuns(x, base *cell) string {
 	n := map[string]int{}
 	for _, r := range x.Runs {
 		n[r.Status]++
+		for _, b := range base.Runs {
+			if b.Rep == r.Rep && r.usable() && r.incomplete(b) {
+				n["incomplete"]++
+			}
+		}
 	}
 	s := fmt.Sprint(len(x.Runs))
 	var notes []string
-	for _, st := range []string{statusRaces, statusTimeout, statusFail} {
+	for _, st := range []string{statusRaces, "incomplete", statusTimeout, statusFail} {
 		if n[st] > 0 {
 			notes = append(notes, fmt.Sprintf("%d %s", n[st], st))
 		}

@@ -34,14 +34,14 @@ func ratios(c, base *cell, f func(run) float64) summary {
 	}
 	var rs, vals []float64
 	for _, r := range c.Runs {
-		if !r.usable() {
+		b, ok := byRep[r.Rep]
+		if !r.usable() || ok && r.incomplete(b) {
 			continue
 		}
 		vals = append(vals, f(r))
 		if r.Status == statusTimeout {
 			s.ValueIsAtLeast = true
 		}
-		b, ok := byRep[r.Rep]
 		if !ok || f(b) <= 0 {
 			continue
 		}
