@@ -46,6 +46,7 @@ var suiteSubset = []string{"main_test.go", "mop_test.go", "chan_test.go", "mutex
 type verdict struct {
 	race    bool
 	skipped bool
+	output  string // the test's lines, shown for false reports
 }
 
 func TestRaceSuite(t *testing.T) {
@@ -128,7 +129,7 @@ func parseSuite(t *testing.T, out, dir string) (map[string]verdict, map[string]s
 		if cur == "" {
 			return
 		}
-		v := verdict{}
+		v := verdict{output: strings.Join(lines, "\n")}
 		for _, l := range lines {
 			if strings.Contains(l, "DATA RACE") || strings.Contains(l, "fatal error: concurrent map") {
 				v.race = true
@@ -249,6 +250,9 @@ func score(t *testing.T, got, want map[string]verdict, byFile map[string]string)
 		t.Logf("TestRace* not reported (%d): %s", len(misses), strings.Join(misses, " "))
 	}
 	if len(falsePos) > 0 {
+		for _, n := range falsePos {
+			t.Logf("output of %s:\n%s", n, got[n].output)
+		}
 		t.Errorf("TestNoRace* reported a race (%d): %s", len(falsePos), strings.Join(falsePos, " "))
 	}
 	if want == nil && total.races > 0 && float64(total.found) < suiteFloor*float64(total.races) {
