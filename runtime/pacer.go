@@ -95,12 +95,15 @@ func skipRange(addr, size uintptr) bool {
 // The controller measures the program's work in synchronization
 // operations, as Pacer does: unlike time or allocation, their number does
 // not depend on whether the detector is sampling. A period lasts until
-// periodWork operations (or, in a program that rarely synchronizes,
-// periodTime) have passed; then the next period samples with probability
-// p. p starts at r and is corrected by the deficit between the work that
-// should have been sampled (r times all work) and the work that was, so
-// that the share of work done while sampling converges to r (Pacer's
-// Table 1) even though sampling periods run more slowly.
+// periodWork operations have passed, and each period samples with
+// probability r, independently of the others: a race whose first access
+// falls at any point of the program's work is then sampled with
+// probability r (Pacer's guarantee). In a program that rarely
+// synchronizes, periods end after periodTime instead; a sampling period,
+// during which the program runs more slowly, then lasts periodTime times
+// the measured slowdown, so that it covers as much work as a
+// non-sampling period (Pacer corrects for the same effect in its section
+// 4, where GC-delimited periods shrink while sampling).
 const (
 	periodWork = 2000
 	periodTime = 2 * time.Millisecond
@@ -124,7 +127,7 @@ func totalSyncOps() uint64 {
 	return n
 }
 
-// pacerStats are the controller's measurements, for tests and -v.
+// pacerStats are the controller's measurements, for tests.
 var pacerStats struct {
 	sampledWork, totalWork  atomic.Uint64
 	periods, sampledPeriods atomic.Uint64
@@ -150,42 +153,17 @@ func startSampling(r float64) {
 
 // pace runs the sampling periods of rate r for the life of the program.
 func pace(r float64, rng *rand.Rand, ready chan<- struct{}) {
-	var sampled, total float64
-	p := r
+	// slow estimates how much more slowly the program runs while
+	// sampling, from the rates of synchronization operations in the two
+	// kinds of period: an exponentially weighted average of their ratio.
+	slow := 1.0
+	var rateOn, rateOff float64 // sync ops per second, smoothed
 	last := totalSyncOps()
 	start := time.Now()
-	// The first period is decided at once, so that the start of the
-	// program is sampled with probability r like the rest of it.
-	on := rng.Float64() < p
-	if on {
-		pacerStats.sampledPeriods.Add(1)
-		samplingPeriod.Add(1)
-		sampling.Store(1)
-	}
-	close(ready)
-	for {
-		time.Sleep(pacerTick)
-		now := totalSyncOps()
-		work := now - last
-		if work < periodWork && time.Since(start) < periodTime {
-			continue
-		}
-		// A period in which the program did not synchronize still
-		// counts as one unit of work, so that time stands in for work.
-		w := float64(work) + 1
-		total += w
-		if on {
-			sampled += w
-			pacerStats.sampledWork.Add(uint64(w))
-		}
-		pacerStats.totalWork.Add(uint64(w))
+	on := false
+	begin := func() {
+		on = rng.Float64() < r
 		pacerStats.periods.Add(1)
-
-		// Correct p by the deficit, measured in periods of average work.
-		avg := total / float64(pacerStats.periods.Load())
-		p = r + (r*total-sampled)/avg
-		p = min(max(p, 0), 1)
-		on = rng.Float64() < p
 		if on {
 			pacerStats.sampledPeriods.Add(1)
 			samplingPeriod.Add(1)
@@ -193,6 +171,48 @@ func pace(r float64, rng *rand.Rand, ready chan<- struct{}) {
 		} else {
 			sampling.Store(0)
 		}
+	}
+	// The first period is decided at once, so that the start of the
+	// program is sampled with probability r like the rest of it.
+	begin()
+	close(ready)
+	for {
+		time.Sleep(pacerTick)
+		now := totalSyncOps()
+		work := now - last
+		limit := periodTime
+		if on {
+			limit = time.Duration(float64(periodTime) * slow)
+		}
+		elapsed := time.Since(start)
+		if work < periodWork && elapsed < limit {
+			continue
+		}
+		if work >= periodWork/4 {
+			// Enough operations to measure this period's pace.
+			opsPerSec := float64(work) / elapsed.Seconds()
+			if on {
+				rateOn = smooth(rateOn, opsPerSec)
+			} else {
+				rateOff = smooth(rateOff, opsPerSec)
+			}
+			if rateOn > 0 && rateOff > 0 {
+				slow = min(max(rateOff/rateOn, 1), 100)
+			}
+		}
+		pacerStats.totalWork.Add(work)
+		if on {
+			pacerStats.sampledWork.Add(work)
+		}
+		begin()
 		last, start = now, time.Now()
 	}
+}
+
+// smooth folds x into the running average avg.
+func smooth(avg, x float64) float64 {
+	if avg == 0 {
+		return x
+	}
+	return 0.8*avg + 0.2*x
 }
