@@ -69,7 +69,11 @@ func TestRaceSuite(t *testing.T) {
 		}
 	}
 	dir := suiteModule(t, src, files)
-	env := []string{"GOMAXPROCS=1", "GOFLAGS=-count=1"}
+	// Reports go to stdout, the pipe testing writes "=== RUN" lines to:
+	// go test copies a test binary's stdout and stderr separately, so a
+	// report written to stderr can land under the heading of a later test
+	// (the race in regression_test.go's package initialization did).
+	env := []string{"GOMAXPROCS=1", "GOFLAGS=-count=1", "RACEGEN_OPTIONS=log_path=stdout"}
 
 	var out bytes.Buffer
 	code := runWithEnv(t, env, []string{"-o", t.TempDir(), "test", "-C", dir, "-v", "."}, &out)
