@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // clockRacy is a race that static mode can see: the first goroutine does
@@ -95,10 +97,20 @@ func TestStaticModes(t *testing.T) {
 					reported := 0
 					for i := 0; i < 3; i++ {
 						var stdout, stderr bytes.Buffer
-						prog := exec.Command(bin)
+						// A hung program must fail this test, not time
+						// out the whole package.
+						ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+						prog := exec.CommandContext(ctx, bin)
 						prog.Stdout, prog.Stderr = &stdout, &stderr
+						prog.WaitDelay = time.Second
+						err := prog.Run()
+						timedOut := ctx.Err() != nil
+						cancel()
+						if timedOut {
+							t.Fatalf("run %d: killed after %v; stderr:\n%s", i, time.Minute, stderr.String())
+						}
 						code := 0
-						if err := prog.Run(); err != nil {
+						if err != nil {
 							ee, ok := err.(*exec.ExitError)
 							if !ok {
 								t.Fatal(err)
