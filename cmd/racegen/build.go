@@ -46,6 +46,9 @@ func instrumentBuild(cfg *config, sub string, g goArgs, stderr io.Writer) (*outp
 	if err := checkWorkspace(g.dir); err != nil {
 		return nil, err
 	}
+	if err := checkExperiments(g.dir); err != nil {
+		return nil, err
+	}
 	pkgs, mod, err := mainPackages(sub, g)
 	if err != nil {
 		return nil, err
@@ -193,25 +196,37 @@ const buildWatch = time.Duration(%d)
 type stats struct {
 	sites, dropped int
 	static         bool     // built for static or collide mode
+	checks         bool     // unsampled sites got software checks, counted in sites
 	sampledSites   []string // the sites sampled at build time, in static builds
+	unsampled      int      // the sites not sampled, in static builds
 }
 
 func (s *stats) add(t stats) {
 	s.sites += t.sites
 	s.dropped += t.dropped
 	s.static = s.static || t.static
+	s.checks = s.checks || t.checks
 	s.sampledSites = append(s.sampledSites, t.sampledSites...)
+	s.unsampled += t.unsampled
 }
 
 func (s stats) String() string {
 	all := s.sites + s.dropped
+	if s.static && !s.checks {
+		all += s.unsampled // they got no code, so are not in sites
+	}
 	pct := 0.0
 	if all > 0 {
 		pct = 100 * float64(s.dropped) / float64(all)
 	}
 	msg := fmt.Sprintf("%d access sites, %d hooked, %d (%.1f%%) dropped as goroutine-local", all, s.sites, s.dropped, pct)
 	if s.static {
-		msg += fmt.Sprintf(", %d sampled", len(s.sampledSites))
+		n := len(s.sampledSites) + s.unsampled
+		share := 0.0
+		if n > 0 {
+			share = 100 * float64(len(s.sampledSites)) / float64(n)
+		}
+		msg += fmt.Sprintf(", %d of %d (%.1f%%) sampled", len(s.sampledSites), n, share)
 	}
 	return msg
 }
@@ -246,5 +261,12 @@ func instrumentPackage(cfg *config, p *packages.Package, tmpDir, dir string, rep
 		}
 		replace[orig] = filepath.Join(dir, name)
 	}
-	return stats{sites: res.Sites, dropped: res.Dropped, static: cfg.mode != "dynamic", sampledSites: res.Sampled}, nil
+	return stats{
+		sites:        res.Sites,
+		dropped:      res.Dropped,
+		static:       cfg.mode != "dynamic",
+		checks:       cfg.watchpoints == "sw",
+		sampledSites: res.Sampled,
+		unsampled:    res.Unsampled,
+	}, nil
 }

@@ -106,6 +106,25 @@ func checkWorkspace(dir string) error {
 	return nil
 }
 
+// checkExperiments refuses GOEXPERIMENT=runtimefreegc, under which the
+// runtime frees memory without a GC cycle: the detector tells a new object
+// from an old one at the same address by GC cycles (see docs/runtime.md),
+// so it could report races between two different objects.
+func checkExperiments(dir string) error {
+	cmd := exec.Command("go", "env", "GOEXPERIMENT")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return fmt.Errorf("go env GOEXPERIMENT: %w", err)
+	}
+	for _, e := range strings.Split(strings.TrimSpace(string(out)), ",") {
+		if e == "runtimefreegc" {
+			return fmt.Errorf("GOEXPERIMENT=runtimefreegc frees memory outside GC cycles, which racegen's detector relies on; build without it")
+		}
+	}
+	return nil
+}
+
 // goEnv returns the value of a go env variable, or "" if it cannot be read.
 func goEnv(name string) string {
 	out, err := exec.Command("go", "env", name).Output()

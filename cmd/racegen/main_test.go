@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -79,6 +80,30 @@ func TestBadFlags(t *testing.T) {
 		if !strings.Contains(out.String(), tt.want) {
 			t.Errorf("racegen %q: output %q does not contain %q", tt.args, out.String(), tt.want)
 		}
+	}
+}
+
+func TestRefusedEnvironments(t *testing.T) {
+	tests := []struct {
+		env  []string
+		want string
+	}{
+		{[]string{"GOEXPERIMENT=runtimefreegc"}, "runtimefreegc"},
+		{[]string{"GOWORK=" + filepath.Join(t.TempDir(), "go.work")}, "workspace mode"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.want, func(t *testing.T) {
+			for _, kv := range tt.env {
+				k, v, _ := strings.Cut(kv, "=")
+				if k == "GOWORK" {
+					os.WriteFile(v, []byte("go 1.26\n"), 0o666)
+				}
+			}
+			var out bytes.Buffer
+			if code := runWithEnv(t, tt.env, []string{"-o", t.TempDir(), "."}, &out); code != 1 || !strings.Contains(out.String(), tt.want) {
+				t.Errorf("racegen with %v: exit %d, output %q; want exit 1 and %q", tt.env, code, out.String(), tt.want)
+			}
+		})
 	}
 }
 
