@@ -71,6 +71,10 @@ type Result struct {
 	// Sampled lists the positions ("file:line:col") of the access
 	// sites that static and collide modes sampled, in rewriting order.
 	Sampled []string
+	// Unsampled counts the access sites that static and collide modes
+	// did not sample: they got CR or CW (and count in Sites) with
+	// Config.Checks, no code otherwise.
+	Unsampled int
 }
 
 // Package rewrites the files of one type-checked package. info must have Types, Defs,
@@ -122,7 +126,7 @@ func Package(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *t
 	if len(p.sites) > 0 && len(frs) > 0 {
 		frs[0].addSiteTable()
 	}
-	res = &Result{Files: make(map[string][]byte), Sites: len(p.sites), Dropped: p.dropped, Sampled: p.sampled}
+	res = &Result{Files: make(map[string][]byte), Sites: len(p.sites), Dropped: p.dropped, Sampled: p.sampled, Unsampled: p.unsampled}
 	for _, fr := range frs {
 		src, err := fr.print()
 		if err != nil {
@@ -137,16 +141,17 @@ func Package(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *t
 // shares: type information, the site table and the variables that may be
 // shared between goroutines.
 type pkgRewriter struct {
-	fset    *token.FileSet
-	pkg     *types.Package
-	info    *types.Info
-	cfg     *Config
-	shared  map[*types.Var]bool
-	key     uint32
-	sites   []site
-	dropped int
-	sampled []string       // positions of the sites sampled in static modes
-	ordinal map[string]int // access sites seen so far at each position, in static modes
+	fset      *token.FileSet
+	pkg       *types.Package
+	info      *types.Info
+	cfg       *Config
+	shared    map[*types.Var]bool
+	key       uint32
+	sites     []site
+	dropped   int
+	sampled   []string       // positions of the sites sampled in static modes
+	unsampled int            // sites not sampled in static modes
+	ordinal   map[string]int // access sites seen so far at each position, in static modes
 }
 
 // A fileRewriter rewrites one file.

@@ -192,11 +192,12 @@ func (fr *fileRewriter) accessHook(a ast.Node, write bool) string {
 		return name
 	}
 	pos := fr.fset.Position(a.Pos())
-	switch {
-	case fr.sample(pos):
+	if fr.sample(pos) {
 		fr.sampled = append(fr.sampled, fmt.Sprintf("%s:%d:%d", pos.Filename, pos.Line, pos.Column))
 		return "S" + name
-	case fr.cfg.Checks:
+	}
+	fr.unsampled++
+	if fr.cfg.Checks {
 		return "C" + name
 	}
 	return ""
