@@ -1,7 +1,6 @@
 package instrument
 
 import (
-	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -162,8 +161,8 @@ func TestSiteChoice(t *testing.T) {
 			// Five standard deviations of a binomial share.
 			if tol := 5 * math.Sqrt(rate*(1-rate)/float64(n)); math.Abs(share-rate) > tol {
 				t.Errorf("rate %v seed %d: sampled share %.4f over %d sites, want within %.4f", rate, seed, share, n, tol)
-			} else if testing.Verbose() {
-				fmt.Printf("rate %v seed %d: sampled share %.4f over %d sites\n", rate, seed, share, n)
+			} else {
+				t.Logf("rate %v seed %d: sampled share %.4f over %d sites", rate, seed, share, n)
 			}
 		}
 	}
