@@ -37,8 +37,9 @@ type conflict struct {
 	site  uint64
 	write bool
 	gen   uint32 // the cell's generation, for the reuse check
-	// global reports that the granule belongs to a global, which is
-	// never reused.
+	// global reports that the granule's history is known to describe
+	// the object now at its address: it is a global, which is never
+	// reused, or an object whose liveness is known (cell.owned).
 	global bool
 }
 
@@ -46,11 +47,22 @@ func access(addr, size uintptr, site uint64, o op) {
 	if skip(addr, size) {
 		return
 	}
-	accessSlow(addr, size, site, o)
+	accessSlow(addr, size, site, o, nil)
+}
+
+// accessObject records an access made by an operation of the
+// synchronization object sv at addr (a channel's send or close), whose
+// liveness the detector knows exactly: its history then survives GC
+// cycles for as long as the object lives (cell.owned).
+func accessObject(addr, size uintptr, site uint64, o op, sv *syncVar) {
+	if skip(addr, size) {
+		return
+	}
+	accessSlow(addr, size, site, o, sv)
 }
 
 // accessSlow is the part of access that cannot be inlined.
-func accessSlow(addr, size uintptr, site uint64, o op) {
+func accessSlow(addr, size uintptr, site uint64, o op, obj *syncVar) {
 	if size == 0 || addr == 0 || size > 8 && skipRange(addr, size) {
 		return
 	}
@@ -66,7 +78,7 @@ func accessSlow(addr, size uintptr, site uint64, o op) {
 	end := addr + size
 	reported := false
 	for a := addr &^ 7; a < end; a += 8 {
-		cf, ok := accessGranule(t, a, granuleMask(a, addr, end), site, o, sample)
+		cf, ok := accessGranule(t, a, granuleMask(a, addr, end), site, o, sample, obj)
 		if ok && !reported {
 			reported = reportRace(t, addr, size, site, o&opWrite != 0, cf)
 		}
@@ -90,7 +102,7 @@ func granuleMask(a, lo, hi uintptr) uint8 {
 // sampling period, and Pacer's Algorithms 12 and 13 outside one, which
 // check the access against the history but then only discard what
 // FastTrack would have overwritten.
-func accessGranule(t *thread, a uintptr, mask uint8, site uint64, o op, sample bool) (cf conflict, found bool) {
+func accessGranule(t *thread, a uintptr, mask uint8, site uint64, o op, sample bool, obj *syncVar) (cf conflict, found bool) {
 	write, atomic := o&opWrite != 0, o&opAtomic != 0
 	sh := granuleShard(a)
 	sh.mu.Lock()
@@ -107,10 +119,13 @@ func accessGranule(t *thread, a uintptr, mask uint8, site uint64, o op, sample b
 		c = &cell{gen: gen}
 		sh.m[a] = c
 		filterAdd(a, 1)
-	} else if c.gen < gen && !c.global {
+	} else if c.gen < gen && !c.global && !c.owned() {
 		// A GC cycle completed since this history began: the granule
 		// may belong to a new object now.
 		*c = cell{gen: gen}
+	}
+	if obj != nil && c.obj != obj {
+		c.obj = obj
 	}
 	if site&SiteGlobal != 0 {
 		c.global = true
@@ -153,13 +168,13 @@ func (c *cell) checkWrite(t *thread, mask uint8, atomic bool) (conflict, bool) {
 	}
 	if c.rs == nil {
 		if c.rmask&mask != 0 && !(atomic && c.ratomic) && !t.ordered(c.r) {
-			return conflict{c.r, c.rsite, false, c.gen, c.global}, true
+			return conflict{c.r, c.rsite, false, c.gen, c.global || c.owned()}, true
 		}
 		return conflict{}, false
 	}
 	for _, re := range c.rs {
 		if re.mask&mask != 0 && !(atomic && re.atomic) && !t.ordered(re.e) {
-			return conflict{re.e, re.site, false, c.gen, c.global}, true
+			return conflict{re.e, re.site, false, c.gen, c.global || c.owned()}, true
 		}
 	}
 	return conflict{}, false
@@ -173,11 +188,11 @@ func (c *cell) checkRead(t *thread, mask uint8, atomic bool) (conflict, bool) {
 
 func (c *cell) checkPriorWrite(t *thread, mask uint8, atomic bool) (conflict, bool) {
 	if c.w != 0 && c.wmask&mask != 0 && !(atomic && c.watomic) && !t.ordered(c.w) {
-		return conflict{c.w, c.wsite, true, c.gen, c.global}, true
+		return conflict{c.w, c.wsite, true, c.gen, c.global || c.owned()}, true
 	}
 	for _, we := range c.wx {
 		if we.mask&mask != 0 && !(atomic && we.atomic) && !t.ordered(we.e) {
-			return conflict{we.e, we.site, true, c.gen, c.global}, true
+			return conflict{we.e, we.site, true, c.gen, c.global || c.owned()}, true
 		}
 	}
 	return conflict{}, false

@@ -70,9 +70,9 @@ func chanAddr(p unsafe.Pointer) uintptr { return *(*uintptr)(p) }
 // including a send case of a select, before the select runs. A select
 // calls it for every send case; those not chosen only add ordering.
 func ChanPreSend(addr uintptr, site uint64) Chan {
-	access(addr, 1, site, opRead)
 	t := current()
 	sv := lookupSync(t, addr)
+	accessObject(addr, 1, site, opRead, sv)
 	sv.releaseMerge(t)
 	return Chan{sv}
 }
@@ -88,9 +88,10 @@ func ChanPreRecv(addr uintptr) Chan {
 
 // ChanPreClose is called before close of the channel at addr.
 func ChanPreClose(addr uintptr, site uint64) {
-	access(addr, 1, site, opWrite)
 	t := current()
-	lookupSync(t, addr).releaseMerge(t)
+	sv := lookupSync(t, addr)
+	accessObject(addr, 1, site, opWrite, sv)
+	sv.releaseMerge(t)
 }
 
 // PostSend is called after the send prepared by ChanPreSend completed.

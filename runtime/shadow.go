@@ -24,6 +24,10 @@ type cell struct {
 	r                epoch // last read when there is at most one, 0 if none
 	rsite            uint64
 	rs               []readEntry // read set, when concurrent reads are tracked
+	// obj is the synchronization object (a channel) whose address this
+	// granule starts, when its history was recorded by the object's own
+	// operations; see owned.
+	obj *syncVar
 	// wx holds the last writes of bytes that w does not cover, when
 	// goroutines write different bytes of the granule (neighbouring byte
 	// or int32 variables): forgetting them would hide their races.
@@ -74,7 +78,7 @@ func (s *shadowTable) sweep(gen uint32) {
 		sh := &s.shards[i]
 		sh.mu.Lock()
 		for a, c := range sh.m {
-			if !c.global && c.gen < gen {
+			if !c.global && c.gen < gen && !c.owned() {
 				delete(sh.m, a)
 				filterAdd(a, -1)
 			}
@@ -84,6 +88,17 @@ func (s *shadowTable) sweep(gen uint32) {
 		}
 		sh.mu.Unlock()
 	}
+}
+
+// owned reports whether the granule's history certainly belongs to the
+// object now at its address, though GC cycles have completed since it
+// began: the history began no earlier than the object's syncVar was made
+// (born, an exact count taken after the object was allocated) and the
+// object is still alive. Any earlier object at the address was alive when
+// its own history was recorded, so it was freed by a later cycle, and
+// whatever was allocated at the address after it has a larger born.
+func (c *cell) owned() bool {
+	return c.obj != nil && c.obj.heap && c.gen >= c.obj.born && c.obj.live.Value() != nil
 }
 
 // cells returns the number of granules with history, for tests.

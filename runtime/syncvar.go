@@ -25,6 +25,11 @@ type syncVar struct {
 	// false) and is remembered for the life of the program.
 	live weak.Pointer[byte]
 	heap bool
+	// born is the exact number of completed GC cycles when the syncVar
+	// was made, after its object was allocated: access history of the
+	// object's address begun at or after born belongs to the object as
+	// long as live says it is alive (see cell.owned).
+	born uint32
 }
 
 type syncShard struct {
@@ -64,6 +69,7 @@ func lookupSync(t *thread, addr uintptr) *syncVar {
 		sv = &syncVar{heap: goObject(p)}
 		if sv.heap {
 			sv.live = weak.Make((*byte)(p))
+			sv.born = exactGen()
 		}
 		if sh.m == nil {
 			sh.m = make(map[uintptr]*syncVar)
