@@ -57,6 +57,15 @@ type Config struct {
 	// check against the armed software watchpoints (CR, CW). Without it
 	// they get no code at all, as hardware watchpoints need none.
 	Checks bool
+
+	// Module is the main module's path. Packages under it are
+	// instrumented; packages outside it and outside the standard library
+	// are not, and calls into them (and function literals passed to
+	// them) are treated as synchronizing through one global object, as
+	// I/O calls are: this can hide races but never invent one. Empty
+	// means every package outside the standard library is considered
+	// instrumented.
+	Module string
 }
 
 // static reports whether c samples sites at build time.

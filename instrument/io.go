@@ -31,6 +31,12 @@ import (
 //
 // The model orders more than the program does, which can hide races but
 // not invent them.
+//
+// Dependencies outside the standard library and outside the main module
+// (Config.Module) are not instrumented either: a buffer pool in one
+// synchronizes its Get and Put with a mutex or a sync.Pool racegen never
+// sees. Calls into such packages, and the function literals passed to
+// them, get the same treatment as I/O calls.
 
 // ioPackages are the packages whose functions and methods do input or
 // output, or run callbacks on behalf of a peer (net/http): net/... is
@@ -53,6 +59,31 @@ func isIOPackage(path string) bool {
 	return ioPackages[path] || strings.HasPrefix(path, "net/")
 }
 
+// isStdPackage reports whether path is a standard-library package: its
+// first element has no dot.
+func isStdPackage(path string) bool {
+	first, _, _ := strings.Cut(path, "/")
+	return !strings.Contains(first, ".")
+}
+
+// isUninstrumented reports whether path is a package racegen does not
+// instrument and whose synchronization it therefore cannot see: neither
+// in the standard library nor in the main module. With no main module
+// configured every package is taken to be instrumented.
+func (c *Config) isUninstrumented(path string) bool {
+	if c.Module == "" || isStdPackage(path) || path == RuntimePath || strings.HasPrefix(path, RuntimePath+"/") {
+		return false
+	}
+	return path != c.Module && !strings.HasPrefix(path, c.Module+"/")
+}
+
+// syncsThrough reports whether calls into the package path synchronize
+// through the runtime's I/O object: path does I/O, or is a dependency
+// that is not instrumented.
+func (fr *fileRewriter) syncsThrough(path string) bool {
+	return isIOPackage(path) || fr.cfg.isUninstrumented(path)
+}
+
 // ioState collects what the statement being rewritten needs around it.
 type ioState struct {
 	release bool // IORelease() before the statement
@@ -60,11 +91,15 @@ type ioState struct {
 }
 
 // ioFunc returns the signature of the function or method of an I/O
-// package that a calls, or nil if a calls something else, or a function
-// of the package being rewritten.
+// package or an uninstrumented dependency that a calls, or nil if a
+// calls something else, or a function of the package being rewritten. A
+// method belongs to the package that declares it: a method of a
+// dependency's type, or of a dependency's interface (also when promoted
+// through a type or interface of the main module), is a call into the
+// dependency.
 func (fr *fileRewriter) ioFunc(a *ast.CallExpr) *types.Signature {
 	fn, ok := fr.calleeObj(a.Fun).(*types.Func)
-	if !ok || fn.Pkg() == nil || fn.Pkg() == fr.pkg || !isIOPackage(fn.Pkg().Path()) {
+	if !ok || fn.Pkg() == nil || fn.Pkg() == fr.pkg || !fr.syncsThrough(fn.Pkg().Path()) {
 		return nil
 	}
 	if fr.replaceObj(fn) != "" {
@@ -109,10 +144,11 @@ func (fr *fileRewriter) ioCall(x *dst.CallExpr, a *ast.CallExpr, sig *types.Sign
 }
 
 // ioConversion brackets the function literal in a conversion to a
-// function type of an I/O package, as in http.HandlerFunc(func...).
+// function type of an I/O package or an uninstrumented dependency, as in
+// http.HandlerFunc(func...).
 func (fr *fileRewriter) ioConversion(x *dst.CallExpr, a *ast.CallExpr) {
 	named, ok := fr.typeOf(a).(*types.Named)
-	if !ok || named.Obj().Pkg() == nil || !isIOPackage(named.Obj().Pkg().Path()) {
+	if !ok || named.Obj().Pkg() == nil || !fr.syncsThrough(named.Obj().Pkg().Path()) {
 		return
 	}
 	if lit, ok := unparen(x.Args[0]).(*dst.FuncLit); ok {

@@ -238,6 +238,12 @@ func instrumentPackage(cfg *config, p *packages.Package, tmpDir, dir string, rep
 	if err != nil {
 		return stats{}, fmt.Errorf("analysing %s: %w", p.ID, err)
 	}
+	// Dependencies outside the main module are not instrumented: the
+	// instrumenter treats calls into them as synchronizing.
+	module := ""
+	if p.Module != nil {
+		module = p.Module.Path
+	}
 	res, err := instrument.Package(p.Fset, p.Syntax, p.Types, p.TypesInfo, &instrument.Config{
 		Local:       loc.Local,
 		LocalTarget: loc.LocalTarget,
@@ -247,6 +253,7 @@ func instrumentPackage(cfg *config, p *packages.Package, tmpDir, dir string, rep
 		// Without hardware watchpoints the second access of a race
 		// is caught only by a check at the unsampled sites.
 		Checks: cfg.watchpoints == "sw",
+		Module: module,
 	})
 	if err != nil {
 		return stats{}, err
