@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// poolSrc is a buffer pool in a module of its own, which racegen does
+// not instrument: its mutex orders a Put before the Get that returns the
+// same buffer, where the detector cannot see it.
+const poolSrc = `package pool
+
+import "sync"
+
+type Buf struct{ B []byte }
+
+var (
+	mu   sync.Mutex
+	free []*Buf
+	fall = sync.Pool{New: func() any { return new(Buf) }}
+)
+
+func Get() *Buf {
+	mu.Lock()
+	defer mu.Unlock()
+	if n := len(free); n > 0 {
+		b := free[n-1]
+		free = free[:n-1]
+		return b
+	}
+	return fall.Get().(*Buf)
+}
+
+func Put(b *Buf) {
+	mu.Lock()
+	free = append(free, b)
+	mu.Unlock()
+}
+`
+
+// depsMain has goroutines reuse the pool's buffers; with racy set, two
+// other goroutines also race on a counter, without touching the pool.
+const depsMain = `package main
+
+import (
+	"fmt"
+	"sync"
+
+	"example.com/pool"
+)
+
+var counter int
+
+func main() {
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 200; i++ {
+				b := pool.Get()
+				b.B = append(b.B[:0], byte(i), byte(g))
+				if b.B[0] != byte(i) {
+					panic("corrupt buffer")
+				}
+				pool.Put(b)
+			}
+		}()
+	}
+	if RACY {
+		for g := 0; g < 2; g++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				counter++ // race
+			}()
+		}
+	}
+	wg.Wait()
+	fmt.Println("done")
+}
+`
+
+// depsModules writes module example.com/a, whose go.mod replaces
+// example.com/pool with a sibling directory, and that module, and returns
+// the directory of example.com/a.
+func depsModules(t *testing.T, racy bool) string {
+	t.Helper()
+	root := t.TempDir()
+	files := map[string]string{
+		"pool/go.mod":  "module example.com/pool\n\ngo 1.24\n",
+		"pool/pool.go": poolSrc,
+		"a/go.mod":     "module example.com/a\n\ngo 1.24\n\nrequire example.com/pool v0.0.0\n\nreplace example.com/pool => ../pool\n",
+		"a/main.go":    strings.Replace(depsMain, "RACY", map[bool]string{false: "false", true: "true"}[racy], 1),
+	}
+	for name, src := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return filepath.Join(root, "a")
+}
+
+// TestUninstrumentedDependency checks that synchronization inside a
+// dependency racegen does not instrument (a buffer pool, as
+// bytebufferpool under fasthttp) produces no false report, while a
+// genuine race in the main module is still reported.
+func TestUninstrumentedDependency(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds programs")
+	}
+	out := t.TempDir()
+	for _, racy := range []bool{false, true} {
+		name := map[bool]string{false: "pool", true: "pool_racy"}[racy]
+		t.Run(name, func(t *testing.T) {
+			mod := depsModules(t, racy)
+			var stdout, stderr bytes.Buffer
+			code := run([]string{"-o", out, "-v", "run", "-C", mod, "."}, &stdout, &stderr)
+			msg := stderr.String()
+			// -v names every instrumented package: the dependency must
+			// not be one of them.
+			if !strings.Contains(msg, "racegen: example.com/a:") || strings.Contains(msg, "racegen: example.com/pool") || !strings.Contains(msg, "racegen: 1 packages") {
+				t.Errorf("want example.com/a instrumented and example.com/pool not; stderr:\n%s", msg)
+			}
+			if stdout.String() != "done\n" {
+				t.Errorf("stdout %q, want done", stdout.String())
+			}
+			reported := strings.Contains(msg, "WARNING: DATA RACE")
+			if !racy {
+				if code != 0 || reported {
+					t.Fatalf("race-free program: racegen run exit %d; stderr:\n%s", code, msg)
+				}
+				return
+			}
+			if code != 1 || !strings.Contains(msg, "exit status 66") || !reported {
+				t.Fatalf("racy program: racegen run exit %d, want 1 after exit status 66 and a report; stderr:\n%s", code, msg)
+			}
+			marks := markedLines(t, mod)
+			for _, r := range racePositions(msg) {
+				if len(marks) != 1 || r[0] != marks[0] || r[1] != marks[0] {
+					t.Errorf("report at %v, want %v (counter++); stderr:\n%s", r, marks, msg)
+				}
+			}
+		})
+	}
+}
