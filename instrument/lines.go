@@ -41,13 +41,16 @@ func (fr *fileRewriter) addLineDirectives() {
 	})
 }
 
-// annotateList annotates the statements of a list. In a list that is
-// printed on several lines each statement starts a line, so that its
-// comment is not left at the end of the previous line, where the line
-// break after it would carry the position.
+// annotateList annotates the statements of a list. Each statement starts
+// a line, so that its comment is not left at the end of the previous
+// line, where the line break after it would carry the position. That
+// holds for a single statement too: go/printer keeps a short block on one
+// line only if it fits in 100 columns, comments included, so otherwise the
+// layout of the output would depend on the length of the file names in
+// the comments, that is, on where the module is checked out.
 func (fr *fileRewriter) annotateList(list []dst.Stmt) {
 	for _, s := range list {
-		if d := s.Decorations(); len(list) > 1 && d.Before == dst.None {
+		if d := s.Decorations(); d.Before == dst.None {
 			d.Before = dst.NewLine
 		}
 		fr.annotate(s)
