@@ -162,20 +162,6 @@ func TestPlotWellFormed(t *testing.T) {
 	}
 }
 
-func TestShellQuote(t *testing.T) {
-	for in, want := range map[string]string{
-		"-reps":         "-reps",
-		"^(a|b)$":       `'^(a|b)$'`,
-		"it's":          `'it'\''s'`,
-		"":              "''",
-		"-rates=0,0.01": "-rates=0,0.01",
-	} {
-		if got := shellQuote(in); got != want {
-			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
-		}
-	}
-}
-
 func TestRatiosSkipIncompleteRuns(t *testing.T) {
 	base := &cell{Runs: []run{{Rep: 0, Wall: 1, Status: statusOK, Benchmarks: 2}, {Rep: 1, Wall: 1, Status: statusOK, Benchmarks: 2}}}
 	c := &cell{Runs: []run{{Rep: 0, Wall: 0.1, Status: statusRaces, Benchmarks: 0}, {Rep: 1, Wall: 5, Status: statusRaces, Benchmarks: 2}}}

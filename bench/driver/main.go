@@ -36,9 +36,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"time"
+
+	"github.com/racegen/racegen/bench/internal/runinfo"
 )
 
 func main() {
@@ -77,7 +78,8 @@ func mainErr() error {
 		return fmt.Errorf("unexpected arguments %q", flag.Args())
 	}
 	if o.report != "" {
-		rs, err := loadResults(o.report)
+		rs := new(results)
+		err := runinfo.LoadJSON(o.report, rs)
 		if err != nil {
 			return err
 		}
@@ -104,7 +106,7 @@ func measureAll(o *options) (*results, error) {
 	if err != nil {
 		return nil, fmt.Errorf("-rates: %w", err)
 	}
-	repo, err := repoRoot()
+	repo, err := runinfo.RepoRoot()
 	if err != nil {
 		return nil, err
 	}
@@ -124,10 +126,10 @@ func measureAll(o *options) (*results, error) {
 		}
 	}
 	rs := &results{
-		Command:   commandLine(),
+		Command:   runinfo.CommandLine("./bench/driver"),
 		Date:      time.Now().UTC().Format("2006-01-02 15:04 UTC"),
-		Machine:   machine(),
-		GoVersion: goVersion(),
+		Machine:   runinfo.Machine(),
+		GoVersion: runinfo.GoVersion(),
 		Racegen:   racegenState(repo, o.racegenBin),
 		Reps:      o.reps,
 		Timeout:   o.timeout.Seconds(),
@@ -210,7 +212,7 @@ func measureAll(o *options) (*results, error) {
 			}
 		}
 		rs.Reps = rep + 1 // what the saved results hold so far
-		if err := rs.save(filepath.Join(work, "results.json")); err != nil {
+		if err := runinfo.SaveJSON(filepath.Join(work, "results.json"), rs); err != nil {
 			return nil, err
 		}
 	}
@@ -269,57 +271,6 @@ func writeFile(path string, write func(*os.File) error) error {
 	return f.Close()
 }
 
-// repoRoot returns the root of the racegen module, which must be the
-// current directory's module.
-func repoRoot() (string, error) {
-	out, err := goCmd(".", "list", "-m", "-f", "{{.Path}} {{.Dir}}")
-	if err != nil {
-		return "", fmt.Errorf("finding the racegen module: %w", err)
-	}
-	path, dir, _ := strings.Cut(strings.TrimSpace(string(out)), " ")
-	if path != "github.com/racegen/racegen" {
-		return "", fmt.Errorf("run from the racegen repository (current module is %q)", path)
-	}
-	return dir, nil
-}
-
-func commandLine() string {
-	args := []string{"go run ./bench/driver"}
-	for _, a := range os.Args[1:] {
-		args = append(args, shellQuote(a))
-	}
-	return strings.Join(args, " ")
-}
-
-func goVersion() string {
-	out, err := exec.Command("go", "version").Output()
-	if err != nil {
-		return runtime.Version()
-	}
-	return strings.TrimSpace(string(out))
-}
-
-// machine describes the CPU, core count and memory.
-func machine() string {
-	cpu := "unknown CPU"
-	if data, err := os.ReadFile("/proc/cpuinfo"); err == nil {
-		for line := range strings.Lines(string(data)) {
-			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
-				cpu = strings.TrimSpace(v)
-				break
-			}
-		}
-	}
-	mem := ""
-	if data, err := os.ReadFile("/proc/meminfo"); err == nil {
-		var kb int64
-		if _, err := fmt.Sscanf(string(data), "MemTotal: %d kB", &kb); err == nil {
-			mem = fmt.Sprintf(", %.0f GiB", float64(kb)/(1<<20))
-		}
-	}
-	return fmt.Sprintf("%s/%s, %s, %d cores%s (shared with other jobs)", runtime.GOOS, runtime.GOARCH, cpu, runtime.NumCPU(), mem)
-}
-
 // racegenState names the commit racegen was built from and whether its
 // sources had uncommitted changes.
 func racegenState(repo, bin string) string {
@@ -340,12 +291,4 @@ func racegenState(repo, bin string) string {
 
 func logf(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "bench: %s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)
-}
-
-// shellQuote quotes s for a POSIX shell if it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./=,:-") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -1,10 +1,6 @@
 package main
 
-import (
-	"encoding/json"
-	"fmt"
-	"os"
-)
+import ()
 
 // results is everything one harness run measured, saved as JSON so that
 // the report can be written again without measuring (-report).
@@ -37,27 +33,4 @@ func (rs *results) cell(w, c string) *cell {
 		}
 	}
 	return nil
-}
-
-func (rs *results) save(path string) error {
-	data, err := json.MarshalIndent(rs, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		return fmt.Errorf("saving results: %w", err)
-	}
-	return nil
-}
-
-func loadResults(path string) (*results, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("loading results: %w", err)
-	}
-	var rs results
-	if err := json.Unmarshal(data, &rs); err != nil {
-		return nil, fmt.Errorf("loading results from %s: %w", path, err)
-	}
-	return &rs, nil
 }

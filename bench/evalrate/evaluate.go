@@ -2,17 +2,17 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/racegen/racegen/bench/internal/runinfo"
 )
 
 // results is what one harness run measured, saved as JSON.
@@ -64,7 +64,7 @@ func evaluate(o *options) (*results, error) {
 	if o.parallel < 1 {
 		return nil, fmt.Errorf("-parallel=%d: want at least 1", o.parallel)
 	}
-	repo, err := repoRoot()
+	repo, err := runinfo.RepoRoot()
 	if err != nil {
 		return nil, err
 	}
@@ -89,10 +89,10 @@ func evaluate(o *options) (*results, error) {
 		}
 	}
 	rs := &results{
-		Command:   commandLine(),
+		Command:   runinfo.CommandLine("./bench/evalrate"),
 		Date:      time.Now().UTC().Format("2006-01-02 15:04 UTC"),
-		Machine:   machine(),
-		GoVersion: goVersion(),
+		Machine:   runinfo.Machine(),
+		GoVersion: runinfo.GoVersion(),
 		Racegen:   racegenState(repo),
 		Races:     names,
 	}
@@ -128,7 +128,7 @@ func evaluate(o *options) (*results, error) {
 			logf("rate %g: %d trials, %s", r, res.Trials, foundString(res, names))
 		}
 		rs.Rates = append(rs.Rates, res)
-		if err := rs.save(filepath.Join(work, "results.json")); err != nil {
+		if err := runinfo.SaveJSON(filepath.Join(work, "results.json"), rs); err != nil {
 			return nil, err
 		}
 	}
@@ -244,29 +244,6 @@ func (t *trialRunner) trial(bin, opts string) (verdict, error) {
 	return v, nil
 }
 
-func (rs *results) save(path string) error {
-	data, err := json.MarshalIndent(rs, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		return fmt.Errorf("saving results: %w", err)
-	}
-	return nil
-}
-
-func loadResults(path string) (*results, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("loading results: %w", err)
-	}
-	var rs results
-	if err := json.Unmarshal(data, &rs); err != nil {
-		return nil, fmt.Errorf("loading results from %s: %w", path, err)
-	}
-	return &rs, nil
-}
-
 // runIn runs a command in dir; on failure the error carries its output.
 func runIn(dir, name string, args ...string) error {
 	cmd := exec.Command(name, args...)
@@ -277,38 +254,6 @@ func runIn(dir, name string, args ...string) error {
 		return fmt.Errorf("%s %s: %v: %s", filepath.Base(name), strings.Join(args, " "), err, strings.TrimSpace(string(out)))
 	}
 	return nil
-}
-
-func repoRoot() (string, error) {
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Path}} {{.Dir}}").Output()
-	if err != nil {
-		return "", fmt.Errorf("finding the racegen module: %w", err)
-	}
-	path, dir, _ := strings.Cut(strings.TrimSpace(string(out)), " ")
-	if path != "github.com/racegen/racegen" {
-		return "", fmt.Errorf("run from the racegen repository (current module is %q)", path)
-	}
-	return dir, nil
-}
-
-func commandLine() string {
-	args := []string{"go run ./bench/evalrate"}
-	for _, a := range os.Args[1:] {
-		args = append(args, shellQuote(a))
-	}
-	return strings.Join(args, " ")
-}
-
-func goVersion() string {
-	out, err := exec.Command("go", "version").Output()
-	if err != nil {
-		return runtime.Version()
-	}
-	return strings.TrimSpace(string(out))
-}
-
-func machine() string {
-	return fmt.Sprintf("%s/%s, %d cores (shared with other jobs)", runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
 }
 
 func racegenState(repo string) string {

@@ -33,6 +33,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/racegen/racegen/bench/internal/runinfo"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,7 +75,8 @@ func mainErr() error {
 	var rs *results
 	var err error
 	if o.report != "" {
-		rs, err = loadResults(o.report)
+		rs = new(results)
+		err = runinfo.LoadJSON(o.report, rs)
 	} else {
 		rs, err = evaluate(&o)
 	}

@@ -62,11 +62,3 @@ func foundString(r rateResult, names []string) string {
 	}
 	return s
 }
-
-// shellQuote quotes s for a POSIX shell if it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./=,:-") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}

@@ -1,0 +1,104 @@
+// Package runinfo records how a measurement of racegen was made, for the
+// harnesses that write docs/bench.md and docs/eval-rate.md: the command
+// line that reproduces it, the Go release and the machine, and the raw
+// results saved beside the report.
+//
+// Both harnesses run from the root of the racegen module and say so in
+// their reports; the helpers here are what they have in common, so that a
+// report written by one reads like a report written by the other.
+package runinfo
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+)
+
+// RepoRoot returns the root of the racegen module, which must be the
+// current directory's module.
+func RepoRoot() (string, error) {
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Path}} {{.Dir}}").Output()
+	if err != nil {
+		return "", fmt.Errorf("finding the racegen module: %w", err)
+	}
+	path, dir, _ := strings.Cut(strings.TrimSpace(string(out)), " ")
+	if path != "github.com/racegen/racegen" {
+		return "", fmt.Errorf("run from the racegen repository (current module is %q)", path)
+	}
+	return dir, nil
+}
+
+// CommandLine returns the shell command that reran this program, whose
+// go run target is prog (such as "./bench/driver"), with its arguments.
+func CommandLine(prog string) string {
+	args := []string{"go run " + prog}
+	for _, a := range os.Args[1:] {
+		args = append(args, ShellQuote(a))
+	}
+	return strings.Join(args, " ")
+}
+
+// ShellQuote quotes s for a POSIX shell if it needs it.
+func ShellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./=,:-") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// GoVersion returns what go version prints.
+func GoVersion() string {
+	out, err := exec.Command("go", "version").Output()
+	if err != nil {
+		return runtime.Version()
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// Machine describes the operating system, CPU, core count and memory.
+func Machine() string {
+	cpu := "unknown CPU"
+	if data, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for line := range strings.Lines(string(data)) {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				cpu = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	mem := ""
+	if data, err := os.ReadFile("/proc/meminfo"); err == nil {
+		var kb int64
+		if _, err := fmt.Sscanf(string(data), "MemTotal: %d kB", &kb); err == nil {
+			mem = fmt.Sprintf(", %.0f GiB", float64(kb)/(1<<20))
+		}
+	}
+	return fmt.Sprintf("%s/%s, %s, %d cores%s (shared with other jobs)", runtime.GOOS, runtime.GOARCH, cpu, runtime.NumCPU(), mem)
+}
+
+// SaveJSON writes v to path as indented JSON.
+func SaveJSON(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("saving results: %w", err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return fmt.Errorf("saving results: %w", err)
+	}
+	return nil
+}
+
+// LoadJSON reads into v the JSON that SaveJSON wrote to path.
+func LoadJSON(path string, v any) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("loading results: %w", err)
+	}
+	if err := json.Unmarshal(data, v); err != nil {
+		return fmt.Errorf("loading results from %s: %w", path, err)
+	}
+	return nil
+}
