@@ -210,7 +210,7 @@ func (c *cell) recordWrite(e epoch, mask uint8, site uint64, atomic bool) {
 	c.clearWrites(mask)
 	if c.w != 0 {
 		// Bytes of another write remain: it moves aside.
-		c.wx = append(c.wx, writeEntry{c.w, c.wsite, c.wmask, c.watomic})
+		c.wx = append(c.wx, entry{c.w, c.wsite, c.wmask, c.watomic})
 	}
 	c.w, c.wmask, c.wsite, c.watomic = e, mask, site, atomic
 }
@@ -223,22 +223,23 @@ func (c *cell) clearWrites(mask uint8) {
 	c.clearExtraWrites(mask)
 }
 
-func (c *cell) clearExtraWrites(mask uint8) {
-	if c.wx == nil {
-		return
-	}
+func (c *cell) clearExtraWrites(mask uint8) { c.wx = clearMask(c.wx, mask) }
+
+// clearMask removes the bytes mask from every entry of es and drops the
+// entries left with none, returning nil for an empty list.
+func clearMask(es []entry, mask uint8) []entry {
 	j := 0
-	for _, we := range c.wx {
-		if we.mask &^= mask; we.mask != 0 {
-			c.wx[j] = we
+	for _, e := range es {
+		if e.mask &^= mask; e.mask != 0 {
+			es[j] = e
 			j++
 		}
 	}
-	clear(c.wx[j:])
-	c.wx = c.wx[:j]
+	clear(es[j:])
 	if j == 0 {
-		c.wx = nil
+		return nil
 	}
+	return es[:j]
 }
 
 // clearReads forgets the reads of the bytes mask, which a write to them
@@ -251,18 +252,7 @@ func (c *cell) clearReads(mask uint8) {
 		}
 		return
 	}
-	j := 0
-	for _, re := range c.rs {
-		if re.mask &^= mask; re.mask != 0 {
-			c.rs[j] = re
-			j++
-		}
-	}
-	clear(c.rs[j:])
-	c.rs = c.rs[:j]
-	if j == 0 {
-		c.rs = nil
-	}
+	c.rs = clearMask(c.rs, mask)
 }
 
 // recordRead records t's read of the bytes mask at epoch e.
@@ -275,13 +265,13 @@ func (c *cell) recordRead(t *thread, e epoch, mask uint8, site uint64, atomic bo
 					c.rs[i].mask |= mask
 					c.rs[i].atomic = c.rs[i].atomic && atomic
 				} else {
-					c.rs[i] = readEntry{e, site, mask, atomic}
+					c.rs[i] = entry{e, site, mask, atomic}
 				}
 				c.rs[i].site = site
 				return
 			}
 		}
-		c.rs = append(c.rs, readEntry{e, site, mask, atomic})
+		c.rs = append(c.rs, entry{e, site, mask, atomic})
 	case c.r == e:
 		c.rmask |= mask
 		c.ratomic = c.ratomic && atomic
@@ -295,7 +285,7 @@ func (c *cell) recordRead(t *thread, e epoch, mask uint8, site uint64, atomic bo
 	default:
 		// Concurrent reads, or reads of other bytes: keep them all
 		// (read-shared).
-		c.rs = append(make([]readEntry, 0, 4), readEntry{c.r, c.rsite, c.rmask, c.ratomic}, readEntry{e, site, mask, atomic})
+		c.rs = append(make([]entry, 0, 4), entry{c.r, c.rsite, c.rmask, c.ratomic}, entry{e, site, mask, atomic})
 		c.r, c.rmask = 0, 0
 	}
 }

@@ -23,7 +23,7 @@ type cell struct {
 	wsite            uint64
 	r                epoch // last read when there is at most one, 0 if none
 	rsite            uint64
-	rs               []readEntry // read set, when concurrent reads are tracked
+	rs               []entry // read set, when concurrent reads are tracked
 	// obj is the synchronization object (a channel) whose address this
 	// granule starts, when its history was recorded by the object's own
 	// operations; see owned.
@@ -31,19 +31,13 @@ type cell struct {
 	// wx holds the last writes of bytes that w does not cover, when
 	// goroutines write different bytes of the granule (neighbouring byte
 	// or int32 variables): forgetting them would hide their races.
-	wx []writeEntry
+	wx []entry
 }
 
-// A writeEntry is the last write of some bytes of a granule.
-type writeEntry struct {
-	e      epoch
-	site   uint64
-	mask   uint8
-	atomic bool
-}
-
-// A readEntry is one goroutine's last read in a read set.
-type readEntry struct {
+// An entry is one access in a read set (a goroutine's last read) or in
+// wx (the last write of some bytes): its epoch and site, the bytes of the
+// granule it covers and whether it was atomic.
+type entry struct {
 	e      epoch
 	site   uint64
 	mask   uint8
