@@ -349,11 +349,19 @@ func isBlankDst(e dst.Expr) bool {
 // hasCallOrRecv reports whether e contains a function call or a receive,
 // which make Go evaluate a range expression whose length is constant.
 func hasCallOrRecv(e ast.Expr) bool {
+	return containsCallOrRecv(e, func(*ast.CallExpr) bool { return true })
+}
+
+// containsCallOrRecv reports whether e, outside the function literals in
+// it, contains a receive or a call for which counts returns true.
+func containsCallOrRecv(e ast.Expr, counts func(*ast.CallExpr) bool) bool {
 	found := false
 	ast.Inspect(e, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.CallExpr:
-			found = true
+			if counts(n) {
+				found = true
+			}
 		case *ast.UnaryExpr:
 			if n.Op == token.ARROW {
 				found = true

@@ -200,14 +200,22 @@ func (fr *fileRewriter) isServeHTTP(d *dst.FuncDecl) bool {
 	return isHTTP(sig.Params().At(0).Type(), "ResponseWriter") && isHTTP(sig.Params().At(1).Type(), "Request")
 }
 
+// collectIO runs rewrite with a fresh record of the I/O calls it rewrites
+// and returns that record, restoring the enclosing one.
+func (fr *fileRewriter) collectIO(rewrite func()) *ioState {
+	saved := fr.io
+	fr.io = &ioState{}
+	rewrite()
+	st := fr.io
+	fr.io = saved
+	return st
+}
+
 // ioStmt rewrites the statement s with rewrite and brackets it as the I/O
 // calls in it require.
 func (fr *fileRewriter) ioStmt(s dst.Stmt, rewrite func(dst.Stmt) []dst.Stmt) []dst.Stmt {
-	saved := fr.io
-	fr.io = &ioState{}
-	out := rewrite(s)
-	st := fr.io
-	fr.io = saved
+	var out []dst.Stmt
+	st := fr.collectIO(func() { out = rewrite(s) })
 	if st.release {
 		rel := fr.from(exprStmt(fr.rtCall("IORelease")), s)
 		out = append([]dst.Stmt{rel}, out...)
@@ -225,11 +233,7 @@ func (fr *fileRewriter) ioExpr(e dst.Expr) dst.Expr {
 	if e == nil {
 		return nil
 	}
-	saved := fr.io
-	fr.io = &ioState{}
-	e = fr.rvalue(e)
-	st := fr.io
-	fr.io = saved
+	st := fr.collectIO(func() { e = fr.rvalue(e) })
 	if !st.release {
 		return e
 	}
@@ -247,11 +251,7 @@ func (fr *fileRewriter) ioPost(s dst.Stmt) dst.Stmt {
 	if s == nil {
 		return nil
 	}
-	saved := fr.io
-	fr.io = &ioState{}
-	s = fr.simpleStmt(s)
-	st := fr.io
-	fr.io = saved
+	st := fr.collectIO(func() { s = fr.simpleStmt(s) })
 	if !st.release && !st.acquire {
 		return s
 	}

@@ -440,26 +440,16 @@ func (fr *fileRewriter) writeHook(a ast.Expr, p func() dst.Expr) dst.Stmt {
 // another goroutine: it calls a function (a conversion or a builtin other
 // than close does not count) or receives from a channel.
 func (fr *fileRewriter) mayCommunicate(es []ast.Expr) bool {
-	found := false
-	for _, e := range es {
-		ast.Inspect(e, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.CallExpr:
-				if tv, ok := fr.info.Types[n.Fun]; ok && (tv.IsType() || tv.IsBuiltin() && fr.builtinName(n.Fun) != "close") {
-					return !found
-				}
-				found = true
-			case *ast.UnaryExpr:
-				if n.Op == token.ARROW {
-					found = true
-				}
-			case *ast.FuncLit:
-				return false
-			}
-			return !found
-		})
+	call := func(n *ast.CallExpr) bool {
+		tv, ok := fr.info.Types[n.Fun]
+		return !ok || !tv.IsType() && !(tv.IsBuiltin() && fr.builtinName(n.Fun) != "close")
 	}
-	return found
+	for _, e := range es {
+		if containsCallOrRecv(e, call) {
+			return true
+		}
+	}
+	return false
 }
 
 // rhs rewrites the right-hand side of an assignment to n variables, where
