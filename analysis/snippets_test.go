@@ -102,16 +102,7 @@ var f = func() int {
 			if err != nil {
 				t.Fatal(err)
 			}
-			info := &types.Info{
-				Types:        make(map[ast.Expr]types.TypeAndValue),
-				Defs:         make(map[*ast.Ident]types.Object),
-				Uses:         make(map[*ast.Ident]types.Object),
-				Implicits:    make(map[ast.Node]types.Object),
-				Instances:    make(map[*ast.Ident]types.Instance),
-				Selections:   make(map[*ast.SelectorExpr]*types.Selection),
-				Scopes:       make(map[ast.Node]*types.Scope),
-				FileVersions: make(map[*ast.File]string),
-			}
+			info := newInfo()
 			conf := types.Config{Importer: newImporter(fset)}
 			pkg, err := conf.Check("p", fset, []*ast.File{f}, info)
 			if err != nil {

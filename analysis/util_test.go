@@ -41,16 +41,7 @@ func load(t *testing.T, fset *token.FileSet, imp types.Importer, dir, path strin
 		}
 		files = append(files, f)
 	}
-	info := &types.Info{
-		Types:        make(map[ast.Expr]types.TypeAndValue),
-		Defs:         make(map[*ast.Ident]types.Object),
-		Uses:         make(map[*ast.Ident]types.Object),
-		Implicits:    make(map[ast.Node]types.Object),
-		Instances:    make(map[*ast.Ident]types.Instance),
-		Selections:   make(map[*ast.SelectorExpr]*types.Selection),
-		Scopes:       make(map[ast.Node]*types.Scope),
-		FileVersions: make(map[*ast.File]string),
-	}
+	info := newInfo()
 	conf := types.Config{Importer: imp, GoVersion: "go1.26"}
 	pkg, err := conf.Check(path, fset, files, info)
 	if err != nil {
@@ -120,4 +111,18 @@ func fileSource(t *testing.T, name string) string {
 		t.Fatalf("reading %s: %v", name, err)
 	}
 	return string(b)
+}
+
+// newInfo returns a types.Info recording everything the analysis reads.
+func newInfo() *types.Info {
+	return &types.Info{
+		Types:        make(map[ast.Expr]types.TypeAndValue),
+		Defs:         make(map[*ast.Ident]types.Object),
+		Uses:         make(map[*ast.Ident]types.Object),
+		Implicits:    make(map[ast.Node]types.Object),
+		Instances:    make(map[*ast.Ident]types.Instance),
+		Selections:   make(map[*ast.SelectorExpr]*types.Selection),
+		Scopes:       make(map[ast.Node]*types.Scope),
+		FileVersions: make(map[*ast.File]string),
+	}
 }
