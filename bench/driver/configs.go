@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -16,14 +17,34 @@ type kind int
 const (
 	base    kind = iota // go test -c
 	race                // go test -race -c
-	racegen             // racegen -rate=R test -c
+	racegen             // racegen -mode=M -rate=R [-seed=S] test -c
 )
+
+// racegen's detection modes, as its -mode flag names them.
+const (
+	modeDynamic = "dynamic" // Pacer's sampling periods over FastTrack
+	modeStatic  = "static"  // CRSampler: sites sampled at build time, clock races on watchpoints
+	modeCollide = "collide" // DataCollider: sampled accesses wait on their watchpoints
+)
+
+// allModes lists the modes in report order.
+var allModes = []string{modeDynamic, modeStatic, modeCollide}
 
 // A config is one way of building every workload.
 type config struct {
-	Name string  // key in results: "base", "race", "rate=0.01"
+	Name string  // key in results: "base", "race", "rate=0.01", "static-rate=0.01"
 	Kind kind    // how to build
+	Mode string  // racegen's -mode; empty (results saved before modes) means dynamic
 	Rate float64 // sampling rate, for racegen
+	Seed int64   // racegen's -seed, for the static and collide modes
+}
+
+// mode returns c's racegen detection mode.
+func (c config) mode() string {
+	if c.Mode == "" {
+		return modeDynamic
+	}
+	return c.Mode
 }
 
 // Label is the configuration's name in tables.
@@ -34,20 +55,55 @@ func (c config) Label() string {
 	case race:
 		return "go test -race"
 	}
-	return "racegen " + c.Name
+	l := "racegen " + c.mode() + " rate=" + fmtRate(c.Rate)
+	if c.mode() != modeDynamic {
+		l += " seed=" + strconv.FormatInt(c.Seed, 10)
+	}
+	return l
+}
+
+// A modeRates is a racegen detection mode and the rates to measure it at.
+type modeRates struct {
+	Mode  string
+	Rates []float64
 }
 
 // configsFor returns the configurations measured: the uninstrumented
-// baseline, optionally -race, and racegen at each rate.
-func configsFor(withRace bool, rates []float64) []config {
+// baseline, optionally -race, and racegen in each mode at each of its
+// rates. Static and collide builds all use seed.
+func configsFor(withRace bool, mrs []modeRates, seed int64) []config {
 	cs := []config{{Name: "base", Kind: base}}
 	if withRace {
 		cs = append(cs, config{Name: "race", Kind: race})
 	}
-	for _, r := range rates {
-		cs = append(cs, config{Name: "rate=" + strconv.FormatFloat(r, 'g', -1, 64), Kind: racegen, Rate: r})
+	for _, mr := range mrs {
+		for _, r := range mr.Rates {
+			c := config{Name: "rate=" + fmtRate(r), Kind: racegen, Mode: mr.Mode, Rate: r}
+			if mr.Mode != modeDynamic {
+				// Dynamic keeps the names of results saved before modes.
+				c.Name = mr.Mode + "-" + c.Name
+				c.Seed = seed
+			}
+			cs = append(cs, c)
+		}
 	}
 	return cs
+}
+
+// parseModes parses a comma-separated list of racegen modes.
+func parseModes(s string) (map[string]bool, error) {
+	ms := map[string]bool{}
+	for f := range strings.SplitSeq(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if !slices.Contains(allModes, f) {
+			return nil, fmt.Errorf("mode %q: want %s", f, strings.Join(allModes, ", "))
+		}
+		ms[f] = true
+	}
+	return ms, nil
 }
 
 // parseRates parses a comma-separated list of rates in [0, 1].
@@ -66,6 +122,8 @@ func parseRates(s string) ([]float64, error) {
 	}
 	return rs, nil
 }
+
+func fmtRate(r float64) string { return strconv.FormatFloat(r, 'g', -1, 64) }
 
 // buildError is a build that did not produce a binary. Rejected is set
 // when racegen refused the configuration itself (exit status 2, such as
@@ -96,8 +154,12 @@ func buildTest(w *workload, c config, dir, out, racegenBin string) error {
 	case race:
 		cmd = exec.Command("go", "test", "-vet=off", "-race", "-c", "-o", out, pkg)
 	case racegen:
-		rate := strconv.FormatFloat(c.Rate, 'g', -1, 64)
-		cmd = exec.Command(racegenBin, "-rate="+rate, "test", "-vet=off", "-c", "-o", out, pkg)
+		args := []string{"-mode=" + c.mode(), "-rate=" + fmtRate(c.Rate)}
+		if c.mode() != modeDynamic {
+			args = append(args, "-seed="+strconv.FormatInt(c.Seed, 10))
+		}
+		args = append(args, "test", "-vet=off", "-c", "-o", out, pkg)
+		cmd = exec.Command(racegenBin, args...)
 	}
 	cmd.Dir = dir
 	cmd.Env = goEnv()

@@ -8,8 +8,8 @@ import (
 	"testing"
 )
 
-// fakeResults has two workloads, a baseline, -race, and two rates, one
-// of them rejected.
+// fakeResults has two workloads, a baseline, -race, dynamic mode at two
+// rates, one of them rejected, and static mode at one rate.
 func fakeResults() *results {
 	rs := &results{
 		Command: "go run ./bench/driver -reps 3", Reps: 3, Timeout: 90,
@@ -17,7 +17,7 @@ func fakeResults() *results {
 			{Name: "a", Pkg: "bench/workloads/a", Bench: ".", Benchtime: "1x"},
 			{Name: "b", Module: "example.com/b", Version: "v1.0.0", Pkg: ".", Bench: ".", Benchtime: "1x"},
 		},
-		Configs: configsFor(true, []float64{0.01, 1}),
+		Configs: configsFor(true, []modeRates{{modeDynamic, []float64{0.01, 1}}, {modeStatic, []float64{0.01}}}, 7),
 	}
 	runs := func(walls ...float64) []run {
 		var rs []run
@@ -35,6 +35,8 @@ func fakeResults() *results {
 		{Workload: "b", Config: "race", Runs: runs(18, 20, 22)},
 		{Workload: "b", Config: "rate=0.01", Runs: runs(2.2, 2.2, 2.2)},
 		{Workload: "b", Config: "rate=1", Runs: []run{{Rep: 0, Wall: 90, RSS: 5e8, Status: statusTimeout}}},
+		{Workload: "a", Config: "static-rate=0.01", Runs: runs(1.02, 2.02, 1.02)},
+		{Workload: "b", Config: "static-rate=0.01", Runs: runs(2.04, 2.04, 2.04)},
 	}
 	return rs
 }
@@ -113,8 +115,73 @@ func TestParseRates(t *testing.T) {
 			t.Errorf("parseRates(%q) accepted", bad)
 		}
 	}
-	if cs := configsFor(false, []float64{0.03}); len(cs) != 2 || cs[1].Name != "rate=0.03" || cs[1].Label() != "racegen rate=0.03" {
-		t.Errorf("configsFor = %+v", cs)
+}
+
+func TestConfigsFor(t *testing.T) {
+	cs := configsFor(false, []modeRates{
+		{modeDynamic, []float64{0, 0.03}},
+		{modeStatic, []float64{0.01}},
+		{modeCollide, []float64{0.001}},
+	}, 42)
+	want := []struct {
+		name, label, mode string
+		seed              int64
+	}{
+		{"base", "uninstrumented", modeDynamic, 0},
+		{"rate=0", "racegen dynamic rate=0", modeDynamic, 0},
+		{"rate=0.03", "racegen dynamic rate=0.03", modeDynamic, 0},
+		{"static-rate=0.01", "racegen static rate=0.01 seed=42", modeStatic, 42},
+		{"collide-rate=0.001", "racegen collide rate=0.001 seed=42", modeCollide, 42},
+	}
+	if len(cs) != len(want) {
+		t.Fatalf("configsFor = %+v, want %d configurations", cs, len(want))
+	}
+	for i, w := range want {
+		c := cs[i]
+		if c.Name != w.name || c.Label() != w.label || c.Seed != w.seed || (c.Kind == racegen && c.mode() != w.mode) {
+			t.Errorf("config %d = %+v (label %q), want name %q, label %q, mode %s, seed %d", i, c, c.Label(), w.name, w.label, w.mode, w.seed)
+		}
+	}
+	// Results saved before modes have no Mode: they are dynamic.
+	if old := (config{Name: "rate=0.1", Kind: racegen, Rate: 0.1}); old.mode() != modeDynamic || old.Label() != "racegen dynamic rate=0.1" {
+		t.Errorf("config without a mode: mode %q, label %q", old.mode(), old.Label())
+	}
+}
+
+func TestModeSelection(t *testing.T) {
+	for _, tc := range []struct {
+		modes, static string
+		want          []string // mode of each racegen configuration
+		wantErr       bool
+	}{
+		{modes: "dynamic,static,collide", static: "0.01", want: []string{modeDynamic, modeDynamic, modeStatic, modeCollide}},
+		{modes: "static", static: "0.01,0.1", want: []string{modeStatic, modeStatic}},
+		{modes: "dynamic, collide", static: "0.01", want: []string{modeDynamic, modeDynamic, modeCollide}},
+		{modes: "static", static: "", want: nil},
+		{modes: "pacer", static: "0.01", wantErr: true},
+		{modes: "static", static: "2", wantErr: true},
+	} {
+		o := options{modes: tc.modes, rates: "0,1", static: tc.static, collide: "0.001"}
+		mrs, err := o.modeRates()
+		if tc.wantErr {
+			if err == nil {
+				t.Errorf("-modes=%q -static-rates=%q accepted", tc.modes, tc.static)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("-modes=%q -static-rates=%q: %v", tc.modes, tc.static, err)
+			continue
+		}
+		var got []string
+		for _, c := range configsFor(false, mrs, 1) {
+			if c.Kind == racegen {
+				got = append(got, c.mode())
+			}
+		}
+		if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+			t.Errorf("-modes=%q -static-rates=%q: modes %v, want %v", tc.modes, tc.static, got, tc.want)
+		}
 	}
 }
 
@@ -127,10 +194,12 @@ func TestReport(t *testing.T) {
 	for _, want := range []string{
 		"`go run ./bench/driver -reps 3`",
 		"| go test -race | 6.32x [6.00, 7.42] |",
-		"| racegen rate=1 | >45.00x [45.00, 45.00] |",
-		"racegen rate=1 on a: rejected by racegen: not built yet",
-		"| racegen rate=1 | n/a | n/a | n/a | n/a | 0 |",
-		"| racegen rate=1 | >90 | >45.00x |",
+		"| racegen dynamic rate=1 | >45.00x [45.00, 45.00] |",
+		"racegen dynamic rate=1 on a: rejected by racegen: not built yet",
+		"| racegen dynamic rate=1 | n/a | n/a | n/a | n/a | 0 |",
+		"| racegen dynamic rate=1 | >90 | >45.00x |",
+		"| racegen static rate=0.01 seed=7 | 1.02x [1.01, 1.02] |",
+		"racegen modes: dynamic at rates 0.01, 1; static at rates 0.01 (built with -seed=7)",
 		"1 (1 timeout)",
 		"![bench-time.svg](bench-time.svg)",
 	} {
@@ -155,7 +224,7 @@ func TestPlotWellFormed(t *testing.T) {
 			t.Fatalf("plot is not well-formed XML: %v", err)
 		}
 	}
-	for _, want := range []string{"geomean", "go -race geomean", ">0<", ">1%<"} {
+	for _, want := range []string{"geomean, dynamic", "geomean, static (seed 7)", "workloads, static mode", "go -race geomean", ">1%<", ">100%<"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("plot lacks %q", want)
 		}

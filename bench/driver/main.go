@@ -1,8 +1,9 @@
 // Command driver is racegen's cost harness (make bench). It builds each
 // workload's test binary uninstrumented, with go test -race, and with
-// racegen at several sampling rates, runs the binaries round-robin for a
-// number of repetitions, and writes the wall-time and peak-RSS ratios to
-// the uninstrumented build as a markdown report with SVG plots.
+// racegen in each detection mode (dynamic, static, collide) at several
+// sampling rates, runs the binaries round-robin for a number of
+// repetitions, and writes the wall-time and peak-RSS ratios to the
+// uninstrumented build as a markdown report with SVG plots.
 //
 // Usage, from the repository root:
 //
@@ -12,7 +13,12 @@
 //
 //	-reps n          repetitions of every run (default 5)
 //	-workloads re    only workloads whose name matches re
-//	-rates list      racegen rates, comma-separated (default 0,0.001,0.01,0.03,0.1,1)
+//	-modes list      racegen modes to measure, comma-separated (default
+//	                 dynamic,static,collide)
+//	-rates list      dynamic-mode rates, comma-separated (default 0,0.001,0.01,0.03,0.1,1)
+//	-static-rates l  static-mode rates (default 0.001,0.01,0.1)
+//	-collide-rates l collide-mode rates (default 0.001,0.01)
+//	-seed n          racegen -seed of every static and collide build (default 1)
 //	-race=false      leave out go test -race
 //	-timeout d       limit for one run (default 90s); a run that reaches it
 //	                 is recorded as at least the limit and not repeated
@@ -53,7 +59,11 @@ func main() {
 type options struct {
 	reps       int
 	workloads  string
-	rates      string
+	modes      string
+	rates      string // dynamic mode
+	static     string // static mode's rates
+	collide    string // collide mode's rates
+	seed       int64
 	race       bool
 	timeout    time.Duration
 	racegenBin string
@@ -66,7 +76,11 @@ func mainErr() error {
 	var o options
 	flag.IntVar(&o.reps, "reps", 5, "repetitions of every run")
 	flag.StringVar(&o.workloads, "workloads", "", "only workloads whose name matches this `regexp`")
-	flag.StringVar(&o.rates, "rates", "0,0.001,0.01,0.03,0.1,1", "racegen sampling rates, comma-separated")
+	flag.StringVar(&o.modes, "modes", strings.Join(allModes, ","), "racegen detection modes to measure, comma-separated")
+	flag.StringVar(&o.rates, "rates", "0,0.001,0.01,0.03,0.1,1", "dynamic-mode sampling rates, comma-separated")
+	flag.StringVar(&o.static, "static-rates", "0.001,0.01,0.1", "static-mode sampling rates, comma-separated")
+	flag.StringVar(&o.collide, "collide-rates", "0.001,0.01", "collide-mode sampling rates, comma-separated")
+	flag.Int64Var(&o.seed, "seed", 1, "racegen -seed of the static and collide builds")
 	flag.BoolVar(&o.race, "race", true, "measure go test -race")
 	flag.DurationVar(&o.timeout, "timeout", 90*time.Second, "limit for one run")
 	flag.StringVar(&o.racegenBin, "racegen", "", "racegen `command` (default: built from this repository)")
@@ -102,9 +116,9 @@ func measureAll(o *options) (*results, error) {
 	if err != nil {
 		return nil, fmt.Errorf("-workloads: %w", err)
 	}
-	rates, err := parseRates(o.rates)
+	mrs, err := o.modeRates()
 	if err != nil {
-		return nil, fmt.Errorf("-rates: %w", err)
+		return nil, err
 	}
 	repo, err := runinfo.RepoRoot()
 	if err != nil {
@@ -133,7 +147,7 @@ func measureAll(o *options) (*results, error) {
 		Racegen:   racegenState(repo, o.racegenBin),
 		Reps:      o.reps,
 		Timeout:   o.timeout.Seconds(),
-		Configs:   configsFor(o.race, rates),
+		Configs:   configsFor(o.race, mrs, o.seed),
 	}
 	for _, w := range workloads {
 		if re.MatchString(w.Name) {
@@ -218,6 +232,29 @@ func measureAll(o *options) (*results, error) {
 	}
 	logf("results saved in %s", filepath.Join(work, "results.json"))
 	return rs, nil
+}
+
+// modeRates returns the modes o selects, each with its rates.
+func (o *options) modeRates() ([]modeRates, error) {
+	modes, err := parseModes(o.modes)
+	if err != nil {
+		return nil, fmt.Errorf("-modes: %w", err)
+	}
+	var mrs []modeRates
+	for _, f := range []struct{ mode, flag, list string }{
+		{modeDynamic, "-rates", o.rates},
+		{modeStatic, "-static-rates", o.static},
+		{modeCollide, "-collide-rates", o.collide},
+	} {
+		rates, err := parseRates(f.list)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f.flag, err)
+		}
+		if modes[f.mode] && len(rates) > 0 {
+			mrs = append(mrs, modeRates{f.mode, rates})
+		}
+	}
+	return mrs, nil
 }
 
 // timedOut reports whether one of c's runs reached the time limit; the

@@ -24,6 +24,9 @@ type run struct {
 	// in it, prints none; if that happened in its first, one-iteration
 	// run, it never ran its N iterations.
 	Benchmarks int `json:"benchmarks"`
+	// SoftWatch is set when a static or collide build said at start-up
+	// that it fell back to software watchpoints.
+	SoftWatch bool `json:"soft_watch,omitempty"`
 }
 
 // Run statuses.
@@ -64,7 +67,12 @@ func measure(w *workload, bin, dir string, env []string, logPath string, limit t
 	if werr := os.WriteFile(logPath, out.Bytes(), 0o644); werr != nil {
 		return run{}, fmt.Errorf("writing run log: %w", werr)
 	}
-	r := run{Wall: wall, Status: statusOK, Races: bytes.Count(out.Bytes(), []byte("WARNING: DATA RACE")), Benchmarks: countBenchmarks(out.Bytes())}
+	r := run{
+		Wall: wall, Status: statusOK,
+		Races:      bytes.Count(out.Bytes(), []byte("WARNING: DATA RACE")),
+		Benchmarks: countBenchmarks(out.Bytes()),
+		SoftWatch:  bytes.Contains(out.Bytes(), []byte("racegen: hardware watchpoints unavailable")),
+	}
 	if cmd.ProcessState == nil {
 		return run{}, fmt.Errorf("running %s: %w", bin, err)
 	}

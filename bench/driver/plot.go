@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/racegen/racegen/bench/internal/svgplot"
 )
@@ -20,27 +21,48 @@ func zeroAt(rates []float64) float64 {
 	return lo / 10
 }
 
-// rateConfigs returns the racegen configurations in rs in order of rate.
-func (rs *results) rateConfigs() []config {
+// rateConfigs returns the racegen configurations of mode in rs, in the
+// order measured (increasing rate).
+func (rs *results) rateConfigs(mode string) []config {
 	var cs []config
 	for _, c := range rs.Configs {
-		if c.Kind == racegen {
+		if c.Kind == racegen && c.mode() == mode {
 			cs = append(cs, c)
 		}
 	}
 	return cs
 }
 
+// modeStyle is how a mode's lines are drawn: its workloads' lines share
+// the workload's colour and the mode's dash pattern; its geometric mean is
+// a bold line in the mode's colour.
+var modeStyle = map[string]struct{ dash, color string }{
+	modeDynamic: {"", "black"},
+	modeStatic:  {"7 4", "#006d2c"},
+	modeCollide: {"2 3", "#6a3d9a"},
+}
+
 // writePlot writes an SVG plot of the ratio chosen by f (wallOf or
-// rssOf) against racegen's sampling rate: one line per workload, the
-// geometric mean in bold, and go test -race's geometric mean as a
-// horizontal reference, in the manner of Pacer's Figures 8 and 9.
+// rssOf) against racegen's sampling rate, in the manner of Pacer's
+// Figures 8 and 9: one thin line per workload and mode, the geometric
+// mean of each mode in bold, and go test -race's geometric mean as a
+// horizontal reference. Modes differ in dash pattern, workloads in
+// colour; the workloads are named in the legend once.
 func writePlot(w io.Writer, rs *results, f func(run) float64, title, ylabel string) error {
-	cs := rs.rateConfigs()
 	var rates []float64
-	for _, c := range cs {
-		rates = append(rates, c.Rate)
+	var modes []string
+	for _, m := range allModes {
+		cs := rs.rateConfigs(m)
+		if len(cs) > 0 {
+			modes = append(modes, m)
+		}
+		for _, c := range cs {
+			if !slices.Contains(rates, c.Rate) {
+				rates = append(rates, c.Rate)
+			}
+		}
 	}
+	slices.Sort(rates)
 	z := zeroAt(rates)
 	xOf := func(r float64) float64 {
 		if r == 0 {
@@ -55,31 +77,45 @@ func writePlot(w io.Writer, rs *results, f func(run) float64, title, ylabel stri
 		}
 	}
 	p := &svgplot.Plot{Title: title}
-	for _, wl := range rs.Workloads {
-		s := svgplot.Series{Name: wl.Name, Width: 1}
-		for _, c := range cs {
-			sm := ratios(rs.cell(wl.Name, c.Name), rs.cell(wl.Name, "base"), f)
-			if sm.ok() {
-				s.Points = append(s.Points, svgplot.Point{X: xOf(c.Rate), Y: sm.Med})
-				note(sm.Med)
+	var geos []svgplot.Series
+	for k, m := range modes {
+		cs := rs.rateConfigs(m)
+		st := modeStyle[m]
+		if k > 0 {
+			// A legend entry for the mode's dash pattern.
+			p.Series = append(p.Series, svgplot.Series{Name: "workloads, " + m + " mode", Color: "#888888", Width: 1, Dash: st.dash})
+		}
+		for i, wl := range rs.Workloads {
+			s := svgplot.Series{Name: wl.Name, Width: 1, Dash: st.dash, Color: svgplot.Palette[i%len(svgplot.Palette)], NoLegend: k > 0}
+			for _, c := range cs {
+				sm := ratios(rs.cell(wl.Name, c.Name), rs.cell(wl.Name, "base"), f)
+				if sm.ok() {
+					s.Points = append(s.Points, svgplot.Point{X: xOf(c.Rate), Y: sm.Med})
+					note(sm.Med)
+				}
+			}
+			if len(s.Points) > 0 {
+				p.Series = append(p.Series, s)
 			}
 		}
-		if len(s.Points) > 0 {
-			p.Series = append(p.Series, s)
+		name := "geomean, " + m
+		if m != modeDynamic && len(cs) > 0 {
+			name += fmt.Sprintf(" (seed %d)", cs[0].Seed)
 		}
+		g := svgplot.Series{Name: name, Width: 3.5, Color: st.color, Dash: st.dash}
+		for _, c := range cs {
+			var ss []summary
+			for _, wl := range rs.Workloads {
+				ss = append(ss, ratios(rs.cell(wl.Name, c.Name), rs.cell(wl.Name, "base"), f))
+			}
+			if gs := geoOver(ss); gs.N > 0 {
+				g.Points = append(g.Points, svgplot.Point{X: xOf(c.Rate), Y: gs.Med})
+				note(gs.Med)
+			}
+		}
+		geos = append(geos, g)
 	}
-	g := svgplot.Series{Name: "geomean", Width: 3.5, Color: "black"}
-	for _, c := range cs {
-		var ss []summary
-		for _, wl := range rs.Workloads {
-			ss = append(ss, ratios(rs.cell(wl.Name, c.Name), rs.cell(wl.Name, "base"), f))
-		}
-		if gs := geoOver(ss); gs.N > 0 {
-			g.Points = append(g.Points, svgplot.Point{X: xOf(c.Rate), Y: gs.Med})
-			note(gs.Med)
-		}
-	}
-	p.Series = append(p.Series, g)
+	p.Series = append(p.Series, geos...)
 	var rss []summary
 	for _, wl := range rs.Workloads {
 		rss = append(rss, ratios(rs.cell(wl.Name, "race"), rs.cell(wl.Name, "base"), f))

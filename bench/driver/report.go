@@ -25,7 +25,21 @@ func writeReport(w io.Writer, rs *results, plots []string) error {
 	fmt.Fprintf(&b, "- machine: %s\n", rs.Machine)
 	fmt.Fprintf(&b, "- Go: %s\n", rs.GoVersion)
 	fmt.Fprintf(&b, "- racegen: %s\n", rs.Racegen)
-	fmt.Fprintf(&b, "- per-run limit: %gs (a run killed at the limit counts as the limit, shown as `>`, and is not repeated)\n\n", rs.Timeout)
+	fmt.Fprintf(&b, "- per-run limit: %gs (a run killed at the limit counts as the limit, shown as `>`, and is not repeated)\n", rs.Timeout)
+	if ms := rs.modesLine(); ms != "" {
+		fmt.Fprintf(&b, "- racegen modes: %s\n", ms)
+	}
+	if sw := rs.softWatchCells(); len(sw) > 0 {
+		fmt.Fprintf(&b, "- software watchpoints (perf_event_open failed at run time) in: %s\n", strings.Join(sw, ", "))
+	}
+	b.WriteString("\n")
+	if rs.hasStaticModes() {
+		b.WriteString("racegen's modes: `dynamic` samples time (Pacer's periods over FastTrack; every non-local\n")
+		b.WriteString("access carries a check); `static` samples access sites at build time, from the seed given,\n")
+		b.WriteString("and only those carry a hook, which arms a watchpoint (CRSampler's clock races); `collide`\n")
+		b.WriteString("samples the same way and makes the sampled access wait on its watchpoint (DataCollider).\n")
+		b.WriteString("See [static.md](static.md). In the plots, modes differ in dash pattern and workloads in colour.\n\n")
+	}
 	for _, p := range plots {
 		fmt.Fprintf(&b, "![%s](%s)\n\n", p, p)
 	}
@@ -70,6 +84,47 @@ func writeReport(w io.Writer, rs *results, plots []string) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// modesLine describes the racegen modes measured, their rates and seeds.
+func (rs *results) modesLine() string {
+	var parts []string
+	for _, m := range allModes {
+		cs := rs.rateConfigs(m)
+		if len(cs) == 0 {
+			continue
+		}
+		var rates []string
+		for _, c := range cs {
+			rates = append(rates, fmtRate(c.Rate))
+		}
+		p := fmt.Sprintf("%s at rates %s", m, strings.Join(rates, ", "))
+		if m != modeDynamic {
+			p += fmt.Sprintf(" (built with -seed=%d)", cs[0].Seed)
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// hasStaticModes reports whether rs measured the static or collide mode.
+func (rs *results) hasStaticModes() bool {
+	return len(rs.rateConfigs(modeStatic))+len(rs.rateConfigs(modeCollide)) > 0
+}
+
+// softWatchCells names the workload/configuration cells with a run that
+// fell back to software watchpoints.
+func (rs *results) softWatchCells() []string {
+	var out []string
+	for _, x := range rs.Cells {
+		for _, r := range x.Runs {
+			if r.SoftWatch {
+				out = append(out, x.Workload+" "+x.Config)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // notAvailable lists each configuration that could not be measured, per

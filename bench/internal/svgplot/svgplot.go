@@ -43,6 +43,9 @@ type Series struct {
 	Width  float64 // stroke width; 1.5 if zero
 	Dash   string  // SVG stroke-dasharray, empty for a solid line
 	NoLine bool    // markers only
+	// NoLegend leaves the series out of the legend, for a family of
+	// lines that one legend entry (a series without points) explains.
+	NoLegend bool
 }
 
 // HLine is a horizontal reference line at data value Y.
@@ -162,7 +165,9 @@ func (p *Plot) Write(w io.Writer) error {
 		for _, q := range s.Points {
 			fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="%g" fill="%s"/>`+"\n", px(q.X), py(q.Y), 1.5+wd, c)
 		}
-		legend = append(legend, legendEntry{s.Name, c, s.Dash, wd, false})
+		if !s.NoLegend {
+			legend = append(legend, legendEntry{s.Name, c, s.Dash, wd, false})
+		}
 	}
 	for i, e := range legend {
 		x := float64(width - marginRight + 15)

@@ -66,3 +66,25 @@ func TestLogTicks(t *testing.T) {
 		}
 	}
 }
+
+func TestNoLegend(t *testing.T) {
+	p := &Plot{
+		X: Axis{Min: 0, Max: 1, Ticks: []float64{0, 1}},
+		Y: Axis{Min: 0, Max: 1, Ticks: []float64{0, 1}},
+		Series: []Series{
+			{Name: "shown", Points: []Point{{0, 0}, {1, 1}}},
+			{Name: "hidden", Points: []Point{{0, 1}, {1, 0}}, NoLegend: true},
+		},
+	}
+	var b strings.Builder
+	if err := p.Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.Contains(out, ">shown<") || strings.Contains(out, "hidden") {
+		t.Errorf("legend: want the entry shown and no entry hidden:\n%s", out)
+	}
+	if n := strings.Count(out, "<polyline"); n != 2 {
+		t.Errorf("%d lines drawn, want 2 (NoLegend still draws)", n)
+	}
+}
