@@ -30,7 +30,10 @@ bench-runtime:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./runtime
 
 # eval-rate is the proportionality harness: the races of testdata/evalrace,
-# many trials per sampling rate; writes docs/eval-rate.md and its plot.
+# many trials per sampling rate in dynamic mode, then the three modes side
+# by side (100 runs each at 1%, a new build per run in the static modes) on
+# testdata/evalrace and testdata/evalrace/many; writes docs/eval-rate.md
+# and its plot. EVALFLAGS="-sweep=false" runs only the modes comparison.
 eval-rate:
 	$(GO) run ./bench/evalrate $(EVALFLAGS)
 

@@ -142,3 +142,116 @@ func TestReportAndPlot(t *testing.T) {
 		t.Error("fullOK true with a miss")
 	}
 }
+
+// TestManyMarkers checks the modes corpus: 36 races named TIMING-SHAPE,
+// nine per timing, each on at most two lines.
+func TestManyMarkers(t *testing.T) {
+	lines, names, err := loadProgram(filepath.Join("..", "..", "testdata", "evalrace", "many"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(names) != 36 {
+		t.Errorf("%d races marked, want 36", len(names))
+	}
+	perTiming := map[string]int{}
+	for _, n := range names {
+		timing := ""
+		for _, tm := range []string{"once-sync-", "once-hold-", "loop-sync-", "loop-"} {
+			if strings.HasPrefix(n, tm) {
+				timing = tm
+				break
+			}
+		}
+		if timing == "" {
+			t.Errorf("race %s: name has no timing prefix", n)
+		}
+		perTiming[timing]++
+	}
+	for _, tm := range []string{"once-sync-", "once-hold-", "loop-sync-", "loop-"} {
+		if perTiming[tm] != 9 {
+			t.Errorf("timing %s has %d races, want 9", tm, perTiming[tm])
+		}
+	}
+	count := map[string]int{}
+	for _, n := range lines {
+		count[n]++
+	}
+	for _, n := range names {
+		if count[n] > 2 {
+			t.Errorf("race %s marked on %d lines", n, count[n])
+		}
+	}
+}
+
+func TestSampledSites(t *testing.T) {
+	lines, _ := readMarkers([]byte(src))
+	out := `racegen: sampled /x/main.go:5:6
+racegen: sampled /x/other.go:4:1
+racegen: sampled /x/main.go:9:2
+racegen: example.com/x: 40 access sites, 3 hooked, 2 (5.0%) dropped as goroutine-local, 3 of 38 (7.9%) sampled
+racegen: 1 packages: 40 access sites, 3 hooked, 2 (5.0%) dropped as goroutine-local, 3 of 38 (7.9%) sampled
+`
+	races, sampled, sites := sampledSites(out, "main.go", lines)
+	if len(races) != 1 || !races["one"] {
+		t.Errorf("races with a sampled site = %v, want only one", races)
+	}
+	if sampled != 3 || sites != 38 {
+		t.Errorf("sampled %d of %d sites, want 3 of 38 (the per-package line only)", sampled, sites)
+	}
+}
+
+func TestParseModes(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want string
+		ok   bool
+	}{
+		{"dynamic,static,collide", "dynamic,static,collide", true},
+		{" static , static", "static", true},
+		{"", "", true},
+		{"static,pacer", "", false},
+	} {
+		got, err := parseModes(tc.in)
+		if (err == nil) != tc.ok || tc.ok && strings.Join(got, ",") != tc.want {
+			t.Errorf("parseModes(%q) = %v, %v; want %q, ok %v", tc.in, got, err, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestModesReport(t *testing.T) {
+	rs := &results{
+		Command: "go run ./bench/evalrate -sweep=false", ModeRate: 0.01, ModeRuns: 100,
+		Programs: []programResult{{
+			Dir: "testdata/p", Races: []string{"one", "two", "three"},
+			Full: []modeResult{
+				{Mode: modeDynamic, Rate: 1, Runs: 10, Found: map[string]int{"one": 10, "two": 10, "three": 10}},
+				{Mode: modeStatic, Rate: 1, Runs: 10, Found: map[string]int{"one": 10}},
+			},
+			Modes: []modeResult{
+				{Mode: modeDynamic, Rate: 0.01, Runs: 100, Found: map[string]int{"one": 1, "two": 0}},
+				{Mode: modeStatic, Rate: 0.01, Runs: 100, Found: map[string]int{"one": 2, "three": 1},
+					Sampled: map[string]int{"one": 3, "three": 2}, SitesSampled: 150, Sites: 15000, Failed: 1},
+			},
+		}},
+	}
+	var b strings.Builder
+	if err := writeReport(&b, rs, ""); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"| testdata/p | 3 | 1 | 2 | 2.00 |",
+		"| one | 10/10 | 10/10 | 1 | 2 [3] |",
+		"| three | 10/10 | 0/10 | 0 | 1 [2] |",
+		"| **distinct** | **3** | **1** | **1** | **2** |",
+		"150 of 15000 sites sampled over all builds (1.00%), 1.5 per build",
+		"1 run(s) failed",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "Full detection") {
+		t.Errorf("report without a sweep has a sweep section:\n%s", out)
+	}
+}

@@ -25,6 +25,11 @@ type results struct {
 	Races     []string     `json:"races"`
 	Rates     []rateResult `json:"rates"`
 	Full      rateResult   `json:"full"` // rate 1
+
+	// The modes comparison.
+	ModeRate float64         `json:"mode_rate,omitempty"`
+	ModeRuns int             `json:"mode_runs,omitempty"`
+	Programs []programResult `json:"programs,omitempty"`
 }
 
 // A rateResult is the trials at one rate.
@@ -64,6 +69,21 @@ func evaluate(o *options) (*results, error) {
 	if o.parallel < 1 {
 		return nil, fmt.Errorf("-parallel=%d: want at least 1", o.parallel)
 	}
+	modes, err := parseModes(o.modes)
+	if err != nil {
+		return nil, fmt.Errorf("-modes: %w", err)
+	}
+	if len(modes) > 0 {
+		if !(o.modeRate > 0 && o.modeRate <= 1) {
+			return nil, fmt.Errorf("-mode-rate=%g: want a number above 0, at most 1", o.modeRate)
+		}
+		if o.modeRuns < 1 || o.modeFull < 0 {
+			return nil, fmt.Errorf("-mode-runs=%d -mode-full=%d: want at least 1 and at least 0", o.modeRuns, o.modeFull)
+		}
+	}
+	if !o.sweep && len(modes) == 0 {
+		return nil, fmt.Errorf("-sweep=false and no -modes: nothing to do")
+	}
 	repo, err := runinfo.RepoRoot()
 	if err != nil {
 		return nil, err
@@ -96,9 +116,36 @@ func evaluate(o *options) (*results, error) {
 		Racegen:   racegenState(repo),
 		Races:     names,
 	}
+	if o.sweep {
+		if err := sweep(o, rs, rg, repo, work, progDir, lines, names, rates); err != nil {
+			return nil, err
+		}
+	}
+	if len(modes) > 0 {
+		rs.ModeRate, rs.ModeRuns = o.modeRate, o.modeRuns
+		for p := range strings.SplitSeq(o.programs, ",") {
+			p = strings.TrimSpace(p)
+			if p == "" {
+				continue
+			}
+			pr, err := compareModes(o, rg, repo, work, p, modes, o.modeRate)
+			if err != nil {
+				return nil, fmt.Errorf("modes comparison on %s: %w", p, err)
+			}
+			rs.Programs = append(rs.Programs, pr)
+			if err := runinfo.SaveJSON(filepath.Join(work, "results.json"), rs); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return rs, nil
+}
+
+// sweep runs the dynamic-mode trials: rate 1, then each rate.
+func sweep(o *options, rs *results, rg, repo, work, progDir string, lines raceLines, names []string, rates []float64) error {
 	full := filepath.Join(work, "evalrace-rate1")
 	if err := buildAt(rg, repo, 1, full); err != nil {
-		return nil, fmt.Errorf("building the evaluation program at rate 1: %w", err)
+		return fmt.Errorf("building the evaluation program at rate 1: %w", err)
 	}
 	knowsRate := knowsOption(full, "rate=1")
 	knowsSeed := knowsOption(full, "seed=1")
@@ -129,10 +176,10 @@ func evaluate(o *options) (*results, error) {
 		}
 		rs.Rates = append(rs.Rates, res)
 		if err := runinfo.SaveJSON(filepath.Join(work, "results.json"), rs); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return rs, nil
+	return nil
 }
 
 // buildAt builds the evaluation program with racegen at rate r.

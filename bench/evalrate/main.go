@@ -6,6 +6,13 @@
 // racegen's dynamic sampling promises (Pacer's Figures 3-5). At rate 1
 // every race must be found in every trial.
 //
+// It then compares racegen's detection modes (dynamic, static, collide)
+// side by side on testdata/evalrace and testdata/evalrace/many: each
+// program runs the same number of times per mode at one rate, and the
+// report counts the distinct races found over all runs and how often
+// each was found (CRSampler's Table 1). Static and collide runs are
+// separate builds, each with its own -seed.
+//
 // Usage, from the repository root:
 //
 //	go run ./bench/evalrate [flags]
@@ -22,6 +29,15 @@
 //	-out file       markdown report (default docs/eval-rate.md); the plot
 //	                goes beside it as NAME.svg
 //	-report file    write the report from a saved results.json only
+//	-sweep=false    leave out the dynamic-mode rate sweep and its rate-1 check
+//	-modes list     modes to compare, comma-separated (default
+//	                dynamic,static,collide; empty: no comparison)
+//	-mode-rate r    the comparison's sampling rate (default 0.01)
+//	-mode-runs n    runs per mode and program (default 100)
+//	-mode-full n    runs per mode and program at rate 1 (default 10)
+//	-programs list  evaluation programs to compare the modes on, directories
+//	                relative to the repository root (default
+//	                testdata/evalrace,testdata/evalrace/many)
 //
 // Each trial runs the binary with RACEGEN_OPTIONS=format=json, adding
 // rate=R and seed=N (a different seed per trial) when the runtime knows
@@ -33,11 +49,13 @@ package main
 import (
 	"flag"
 	"fmt"
-	"github.com/racegen/racegen/bench/internal/runinfo"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/racegen/racegen/bench/internal/runinfo"
 )
 
 func main() {
@@ -48,6 +66,12 @@ func main() {
 }
 
 type options struct {
+	sweep      bool
+	modes      string
+	modeRate   float64
+	modeRuns   int
+	modeFull   int
+	programs   string
 	rates      string
 	trials     int
 	full       int
@@ -60,6 +84,12 @@ type options struct {
 
 func mainErr() error {
 	var o options
+	flag.BoolVar(&o.sweep, "sweep", true, "run the dynamic-mode rate sweep")
+	flag.StringVar(&o.modes, "modes", strings.Join(allModes, ","), "detection modes to compare, comma-separated")
+	flag.Float64Var(&o.modeRate, "mode-rate", 0.01, "sampling rate of the modes comparison")
+	flag.IntVar(&o.modeRuns, "mode-runs", 100, "runs per mode and program in the modes comparison")
+	flag.IntVar(&o.modeFull, "mode-full", 10, "runs per mode and program at rate 1 in the modes comparison")
+	flag.StringVar(&o.programs, "programs", "testdata/evalrace,testdata/evalrace/many", "evaluation programs of the modes comparison, comma-separated")
 	flag.StringVar(&o.rates, "rates", "0.01,0.03,0.1,0.25", "sampling rates, comma-separated")
 	flag.IntVar(&o.trials, "trials", 0, "trials per rate (0: automatic)")
 	flag.IntVar(&o.full, "full", 200, "trials at rate 1")
@@ -83,43 +113,47 @@ func mainErr() error {
 	if err != nil {
 		return err
 	}
-	printSummary(os.Stdout, rs)
+	if rs.Full.Trials > 0 || rs.Full.NA != "" {
+		printSummary(os.Stdout, rs)
+	}
+	printModes(os.Stdout, rs)
 	if err := writeOutputs(rs, o.out); err != nil {
 		return err
 	}
-	if !rs.fullOK() {
+	if (rs.Full.Trials > 0 || rs.Full.NA != "") && !rs.fullOK() {
 		return fmt.Errorf("at rate 1 not every race was found in every trial")
 	}
 	return nil
 }
 
-// writeOutputs writes the markdown report and its plot beside it.
+// writeOutputs writes the markdown report and, if rs holds the rate
+// sweep, its plot beside it.
 func writeOutputs(rs *results, out string) error {
-	plot := strings.TrimSuffix(filepath.Base(out), filepath.Ext(out)) + ".svg"
-	f, err := os.Create(filepath.Join(filepath.Dir(out), plot))
-	if err != nil {
+	plot := ""
+	if rs.hasSweep() {
+		plot = strings.TrimSuffix(filepath.Base(out), filepath.Ext(out)) + ".svg"
+		if err := writeFile(filepath.Join(filepath.Dir(out), plot), func(w io.Writer) error { return writePlot(w, rs) }); err != nil {
+			return err
+		}
+	}
+	if err := writeFile(out, func(w io.Writer) error { return writeReport(w, rs, plot) }); err != nil {
 		return err
 	}
-	if err := writePlot(f, rs); err != nil {
-		f.Close()
-		return fmt.Errorf("writing plot: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	f, err = os.Create(out)
-	if err != nil {
-		return err
-	}
-	if err := writeReport(f, rs, plot); err != nil {
-		f.Close()
-		return fmt.Errorf("writing report: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	logf("wrote %s and %s", out, plot)
+	logf("wrote %s %s", out, plot)
 	return nil
+}
+
+// writeFile creates path and fills it with write.
+func writeFile(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return f.Close()
 }
 
 func logf(format string, args ...any) {

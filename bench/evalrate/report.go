@@ -59,7 +59,13 @@ func printSummary(w io.Writer, rs *results) {
 	fmt.Fprintf(w, "(! outside [r/2, 2r]); rate 1: every race in every trial: %v\n", rs.fullOK())
 }
 
-// writeReport writes the markdown of docs/eval-rate.md.
+// hasSweep reports whether rs holds the dynamic-mode rate sweep.
+func (rs *results) hasSweep() bool {
+	return rs.Full.Trials > 0 || rs.Full.NA != "" || len(rs.Rates) > 0
+}
+
+// writeReport writes the markdown of docs/eval-rate.md. plot names the
+// sweep's SVG file, relative to the markdown file.
 func writeReport(w io.Writer, rs *results, plot string) error {
 	var b strings.Builder
 	b.WriteString("# racegen proportionality: detection rate against sampling rate\n\n")
@@ -69,8 +75,16 @@ func writeReport(w io.Writer, rs *results, plot string) error {
 	b.WriteString("run many times; a race counts as detected in a trial when a JSON report\n")
 	b.WriteString("(`RACEGEN_OPTIONS=format=json`) names both of its marked lines. Pacer's promise is that\n")
 	b.WriteString("each race is found with probability equal to the rate r; racegen's acceptance band is\n")
-	b.WriteString("[r/2, 2r] for every race and ±25% of r for the mean over races.\n\n")
+	b.WriteString("[r/2, 2r] for every race and ±25% of r for the mean over races. The last section compares\n")
+	b.WriteString("racegen's three detection modes on this program and on\n")
+	b.WriteString("[testdata/evalrace/many](../testdata/evalrace/many/main.go), 36 races of nine shapes in four\n")
+	b.WriteString("timings (see its package comment and [static.md](static.md)).\n\n")
 	fmt.Fprintf(&b, "- command: `%s`\n- date: %s\n- machine: %s\n- Go: %s\n- racegen: %s\n\n", rs.Command, rs.Date, rs.Machine, rs.GoVersion, rs.Racegen)
+	if !rs.hasSweep() {
+		writeModes(&b, rs)
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
 	fmt.Fprintf(&b, "![detection rate against sampling rate](%s)\n\n", plot)
 
 	fmt.Fprintf(&b, "## Full detection (rate 1)\n\n")
@@ -145,6 +159,8 @@ func writeReport(w io.Writer, rs *results, plot string) error {
 		b.WriteString("\n")
 		writeProblems(&b, r)
 	}
+	b.WriteString("\n")
+	writeModes(&b, rs)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
