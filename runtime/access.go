@@ -1,5 +1,7 @@
 package runtime
 
+import "unsafe"
+
 // Read records a read of size bytes at addr by the current goroutine and
 // reports a race with an earlier, unordered write. site identifies the
 // access in the instrumented source (see RegisterSites). The instrumenter
@@ -43,11 +45,34 @@ type conflict struct {
 	global bool
 }
 
+// access is what every hook inlines: while the gate is closed it is a
+// load and a branch.
 func access(addr, size uintptr, site uint64, o op) {
+	if gateOpen() {
+		accessGated(addr, size, site, o, nil)
+	}
+}
+
+// readOf and writeOf are the rest of R and W once the gate is open. The
+// size of *p is computed here rather than in the hooks, where it would
+// cost a dictionary load and put them over the inliner's budget.
+//
+//go:noinline
+func readOf[T any](p *T, site uint64) {
+	accessGated(uintptr(unsafe.Pointer(p)), unsafe.Sizeof(*p), site, opRead, nil)
+}
+
+//go:noinline
+func writeOf[T any](p *T, site uint64) {
+	accessGated(uintptr(unsafe.Pointer(p)), unsafe.Sizeof(*p), site, opWrite, nil)
+}
+
+// accessGated checks the filter before the full rule.
+func accessGated(addr, size uintptr, site uint64, o op, obj *syncVar) {
 	if skip(addr, size) {
 		return
 	}
-	accessSlow(addr, size, site, o, nil)
+	accessSlow(addr, size, site, o, obj)
 }
 
 // accessObject records an access made by an operation of the
@@ -55,10 +80,9 @@ func access(addr, size uintptr, site uint64, o op) {
 // liveness the detector knows exactly: its history then survives GC
 // cycles for as long as the object lives (cell.owned).
 func accessObject(addr, size uintptr, site uint64, o op, sv *syncVar) {
-	if skip(addr, size) {
-		return
+	if gateOpen() {
+		accessGated(addr, size, site, o, sv)
 	}
-	accessSlow(addr, size, site, o, sv)
 }
 
 // accessSlow is the part of access that cannot be inlined.
@@ -113,8 +137,11 @@ func accessGranule(t *thread, a uintptr, mask uint8, site uint64, o op, sample b
 		if !sample {
 			return // nothing recorded, nothing to record
 		}
-		if sh.m == nil {
-			sh.m = make(map[uintptr]*cell)
+		if len(sh.m) == 0 {
+			gate.Add(1) // before the insert: see gate
+			if sh.m == nil {
+				sh.m = make(map[uintptr]*cell)
+			}
 		}
 		c = &cell{gen: gen}
 		sh.m[a] = c
@@ -154,8 +181,7 @@ func accessGranule(t *thread, a uintptr, mask uint8, site uint64, o op, sample b
 		}
 	}
 	if !sample && c.empty() {
-		delete(sh.m, a)
-		filterAdd(a, -1)
+		sh.remove(a)
 	}
 	return cf, found
 }

@@ -14,34 +14,45 @@ const (
 	atomicRMW
 )
 
+// An atomicOp carries an atomic operation's object from atomicPre to
+// atomicPost.
+type atomicOp struct {
+	addr uintptr
+	sv   *syncVar // nil if the gate was closed before the operation
+}
+
 // atomicPre is called before an atomic operation on the size bytes at
 // addr: it records the operation as an atomic access and, for stores and
 // read-modify-writes, releases.
-func atomicPre(addr, size uintptr, kind int, site uint64) *syncVar {
+func atomicPre(addr, size uintptr, kind int, site uint64) atomicOp {
 	if staticSync {
 		current().onSync()
-		return nil
+		return atomicOp{}
 	}
 	o := opAtomic
 	if kind != atomicLoad {
 		o |= opWrite
 	}
 	access(addr, size, site, o)
-	t := current()
+	t := syncer()
 	sv := lookupSync(t, addr)
 	if kind != atomicLoad {
 		sv.releaseMerge(t)
 	}
-	return sv
+	return atomicOp{addr, sv}
 }
 
 // atomicPost is called after the operation: loads and read-modify-writes
-// acquire.
-func atomicPost(sv *syncVar, kind int) {
-	if staticSync {
-		return // atomicPre ticked the clock
+// acquire. The gate is consulted again, since it may have opened between
+// the two halves, and an acquire made while it is open must be recorded.
+func atomicPost(op atomicOp, kind int) {
+	if staticSync || kind == atomicStore {
+		return // atomicPre ticked the clock, or there is nothing to acquire
 	}
-	if kind != atomicStore {
-		sv.acquire(current())
+	t := syncer()
+	sv := op.sv
+	if sv == nil {
+		sv = lookupSync(t, op.addr)
 	}
+	sv.acquire(t)
 }

@@ -53,7 +53,10 @@ func Close[T any](ch chan<- T, site uint64) {
 // A Chan is the detector's handle on a channel between the hook before a
 // channel operation and the hook after it. The zero Chan (for a nil
 // channel or one on the goroutine's own stack) ignores everything.
-type Chan struct{ sv *syncVar }
+type Chan struct {
+	addr uintptr
+	sv   *syncVar // nil if the gate was closed before the operation
+}
 
 // ChanOf returns the address that identifies the channel ch, which must
 // hold a channel value, for ChanPreSend and ChanPreRecv.
@@ -70,25 +73,25 @@ func chanAddr(p unsafe.Pointer) uintptr { return *(*uintptr)(p) }
 // including a send case of a select, before the select runs. A select
 // calls it for every send case; those not chosen only add ordering.
 func ChanPreSend(addr uintptr, site uint64) Chan {
-	t := current()
+	t := syncer()
 	sv := lookupSync(t, addr)
 	accessObject(addr, 1, site, opRead, sv)
 	sv.releaseMerge(t)
-	return Chan{sv}
+	return Chan{addr, sv}
 }
 
 // ChanPreRecv is called before a receive from the channel at addr,
 // including a receive case of a select and each iteration of a range loop.
 func ChanPreRecv(addr uintptr) Chan {
-	t := current()
+	t := syncer()
 	sv := lookupSync(t, addr)
 	sv.releaseReverse(t)
-	return Chan{sv}
+	return Chan{addr, sv}
 }
 
 // ChanPreClose is called before close of the channel at addr.
 func ChanPreClose(addr uintptr, site uint64) {
-	t := current()
+	t := syncer()
 	sv := lookupSync(t, addr)
 	accessObject(addr, 1, site, opWrite, sv)
 	sv.releaseMerge(t)
@@ -101,13 +104,22 @@ func (c Chan) PostSend() { c.postSend() }
 func (c Chan) PostRecv() { c.postRecv() }
 
 func (c Chan) postSend() {
-	if c.sv != nil {
-		c.sv.acquireReverse(current())
-	}
+	t := syncer()
+	c.object(t).acquireReverse(t)
 }
 
 func (c Chan) postRecv() {
-	if c.sv != nil {
-		c.sv.acquire(current())
+	t := syncer()
+	c.object(t).acquire(t)
+}
+
+// object returns the channel's syncVar for the half of the operation that
+// follows it, looking it up if the gate was closed before the operation
+// but may have opened while it blocked: the acquire must not be skipped
+// then (see gate).
+func (c Chan) object(t *thread) *syncVar {
+	if c.sv == nil {
+		return lookupSync(t, c.addr)
 	}
+	return c.sv
 }

@@ -7,23 +7,24 @@ import "sync"
 // are modelled here; the caller is then ordered after the Signal or
 // Broadcast that woke it.
 func CondWait(c *sync.Cond) {
-	t := current()
-	modelUnlock(t, c.L)
+	modelUnlock(syncer(), c.L)
 	c.Wait()
+	// The gate may have opened while c.Wait blocked.
+	t := syncer()
 	modelLock(t, c.L)
 	lookupSync(t, addrOf(c)).acquire(t)
 }
 
 // CondSignal calls c.Signal() after releasing the caller's clock to c.
 func CondSignal(c *sync.Cond) {
-	t := current()
+	t := syncer()
 	lookupSync(t, addrOf(c)).releaseMerge(t)
 	c.Signal()
 }
 
 // CondBroadcast calls c.Broadcast() after releasing the caller's clock to c.
 func CondBroadcast(c *sync.Cond) {
-	t := current()
+	t := syncer()
 	lookupSync(t, addrOf(c)).releaseMerge(t)
 	c.Broadcast()
 }

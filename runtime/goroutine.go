@@ -4,7 +4,13 @@ import goruntime "runtime"
 
 // A Goroutine is the detector state of a goroutine being created, handed
 // from the go statement to the new goroutine.
-type Goroutine struct{ t *thread }
+type Goroutine struct {
+	t *thread
+	// fresh marks a goroutine forked while the gate was closed: no
+	// history existed then, so nothing before the go statement can be
+	// found in a report with it, and it starts with an empty clock.
+	fresh bool
+}
 
 // creationDepth bounds the stack recorded at each go statement.
 const creationDepth = 16
@@ -19,6 +25,10 @@ const creationDepth = 16
 //
 //	g := GoFork(); go func() { GoStart(g); defer GoEnd(); f(x) }()
 func GoFork() Goroutine {
+	if !staticSync && !gateOpen() {
+		countIdleSync()
+		return Goroutine{fresh: true}
+	}
 	t := current()
 	if staticSync {
 		return staticFork(t)
@@ -31,12 +41,16 @@ func GoFork() Goroutine {
 	n := goruntime.Callers(2, pcs[:])
 	u.created = append([]uintptr(nil), pcs[:n]...)
 	t.tick()
-	return Goroutine{u}
+	return Goroutine{t: u}
 }
 
 // GoStart is the first call in a goroutine created after GoFork.
 func GoStart(g Goroutine) {
 	u := g.t
+	if g.fresh {
+		startFresh()
+		return
+	}
 	if u == nil {
 		return
 	}
@@ -53,6 +67,21 @@ func GoStart(g Goroutine) {
 	} else {
 		byGoid.Store(u.goid, u)
 	}
+}
+
+// startFresh registers a goroutine forked while the gate was closed. It
+// takes a slot only when it first needs one (current), which most such
+// goroutines, in programs that are not being sampled, never do.
+func startFresh() {
+	gp := getg()
+	if gp == 0 {
+		u := newThread()
+		u.goid = stackGoid()
+		publish(u)
+		byGoid.Store(u.goid, u)
+		return
+	}
+	gtab.store(gp, &thread{tid: noSlot, g: gp, goid: readGoid(gp)})
 }
 
 // GoEnd is deferred by a goroutine created after GoFork. It releases the

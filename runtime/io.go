@@ -15,10 +15,10 @@ package runtime
 var ioSync syncVar
 
 // IORelease releases the current goroutine's clock into the I/O object.
-func IORelease() { ioSync.releaseMerge(current()) }
+func IORelease() { ioSync.releaseMerge(syncer()) }
 
 // IOAcquire orders the current goroutine after every IORelease so far.
-func IOAcquire() { ioSync.acquire(current()) }
+func IOAcquire() { ioSync.acquire(syncer()) }
 
 // IO1 returns v after IOAcquire: it wraps an I/O call with one result.
 func IO1[T any](v T) T {

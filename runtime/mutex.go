@@ -5,7 +5,7 @@ import "sync"
 // Lock locks m and orders the caller after m's last unlock.
 func Lock(m *sync.Mutex) {
 	m.Lock()
-	t := current()
+	t := syncer()
 	lookupSync(t, addrOf(m)).acquire(t)
 }
 
@@ -15,14 +15,14 @@ func TryLock(m *sync.Mutex) bool {
 	if !m.TryLock() {
 		return false
 	}
-	t := current()
+	t := syncer()
 	lookupSync(t, addrOf(m)).acquire(t)
 	return true
 }
 
 // Unlock releases the caller's clock into m and unlocks it.
 func Unlock(m *sync.Mutex) {
-	t := current()
+	t := syncer()
 	lookupSync(t, addrOf(m)).release(t)
 	m.Unlock()
 }
@@ -31,7 +31,7 @@ func Unlock(m *sync.Mutex) {
 // after every RUnlock before it.
 func RWLock(rw *sync.RWMutex) {
 	rw.Lock()
-	t := current()
+	t := syncer()
 	sv := lookupSync(t, addrOf(rw))
 	sv.acquire(t)
 	sv.acquireReverse(t)
@@ -42,7 +42,7 @@ func RWTryLock(rw *sync.RWMutex) bool {
 	if !rw.TryLock() {
 		return false
 	}
-	t := current()
+	t := syncer()
 	sv := lookupSync(t, addrOf(rw))
 	sv.acquire(t)
 	sv.acquireReverse(t)
@@ -51,7 +51,7 @@ func RWTryLock(rw *sync.RWMutex) bool {
 
 // RWUnlock write-unlocks rw.
 func RWUnlock(rw *sync.RWMutex) {
-	t := current()
+	t := syncer()
 	lookupSync(t, addrOf(rw)).release(t)
 	rw.Unlock()
 }
@@ -59,7 +59,7 @@ func RWUnlock(rw *sync.RWMutex) {
 // RLock read-locks rw: the caller is ordered after the last Unlock.
 func RLock(rw *sync.RWMutex) {
 	rw.RLock()
-	t := current()
+	t := syncer()
 	lookupSync(t, addrOf(rw)).acquire(t)
 }
 
@@ -68,14 +68,14 @@ func TryRLock(rw *sync.RWMutex) bool {
 	if !rw.TryRLock() {
 		return false
 	}
-	t := current()
+	t := syncer()
 	lookupSync(t, addrOf(rw)).acquire(t)
 	return true
 }
 
 // RUnlock read-unlocks rw; the next writer is ordered after it.
 func RUnlock(rw *sync.RWMutex) {
-	t := current()
+	t := syncer()
 	lookupSync(t, addrOf(rw)).releaseReverse(t)
 	rw.RUnlock()
 }

@@ -5,23 +5,25 @@ import "sync"
 // OnceDo calls o.Do(f). The return of f is ordered before the return of
 // every call of o.Do.
 func OnceDo(o *sync.Once, f func()) {
-	t := current()
-	sv := lookupSync(t, addrOf(o))
 	o.Do(func() {
 		// Deferred so that a panicking f releases too: sync marks the
 		// Once done either way, and later calls then return at once.
-		defer sv.releaseMerge(current())
+		defer func() {
+			t := syncer()
+			lookupSync(t, addrOf(o)).releaseMerge(t)
+		}()
 		f()
 	})
-	sv.acquire(t)
+	t := syncer()
+	lookupSync(t, addrOf(o)).acquire(t)
 }
 
 // A onceVar is the synchronization object of a function made by
 // OnceFunc, OnceValue or OnceValues: it lives as long as that function.
 type onceVar struct{ sv syncVar }
 
-func (o *onceVar) release() { o.sv.releaseMerge(current()) }
-func (o *onceVar) acquire() { o.sv.acquire(current()) }
+func (o *onceVar) release() { o.sv.releaseMerge(syncer()) }
+func (o *onceVar) acquire() { o.sv.acquire(syncer()) }
 
 // OnceFunc is sync.OnceFunc(f), with the return of f ordered before the
 // return of every call of the result.

@@ -119,6 +119,18 @@ var syncOps [16]struct {
 
 func countSync(t *thread) { syncOps[t.tid&15].n.Add(1) }
 
+// pacing is set when a controller runs and needs the count.
+var pacing bool
+
+// countIdleSync counts an operation made while the gate was closed, which
+// has no thread to pick a stripe by; the g pointer spreads goroutines
+// instead (g structs are at least 256 bytes apart).
+func countIdleSync() {
+	if pacing {
+		syncOps[getg()>>8&15].n.Add(1)
+	}
+}
+
 func totalSyncOps() uint64 {
 	var n uint64
 	for i := range syncOps {
@@ -139,11 +151,11 @@ func startSampling(r float64) {
 	rate = r
 	switch {
 	case r >= 1:
-		samplingPeriod.Add(1)
-		sampling.Store(1)
+		switchSampling(true)
 	case r <= 0:
-		sampling.Store(0)
+		switchSampling(false)
 	default:
+		pacing = true
 		rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(uintptr(unsafe.Pointer(&r)))))
 		ready := make(chan struct{})
 		go pace(r, rng, ready)
@@ -166,11 +178,8 @@ func pace(r float64, rng *rand.Rand, ready chan<- struct{}) {
 		pacerStats.periods.Add(1)
 		if on {
 			pacerStats.sampledPeriods.Add(1)
-			samplingPeriod.Add(1)
-			sampling.Store(1)
-		} else {
-			sampling.Store(0)
 		}
+		switchSampling(on)
 	}
 	// The first period is decided at once, so that the start of the
 	// program is sampled with probability r like the rest of it.

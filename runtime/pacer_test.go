@@ -12,16 +12,8 @@ import (
 // withSampling runs f with sampling on or off and restores rate 1 after.
 func setSampling(t *testing.T, on bool) {
 	t.Helper()
-	if on {
-		samplingPeriod.Add(1)
-		sampling.Store(1)
-	} else {
-		sampling.Store(0)
-	}
-	t.Cleanup(func() {
-		samplingPeriod.Add(1)
-		sampling.Store(1)
-	})
+	switchSampling(on)
+	t.Cleanup(func() { switchSampling(true) })
 }
 
 // inGoroutine runs f in an instrumented goroutine and waits for it with

@@ -5,7 +5,7 @@ import "sync"
 // PoolPut is p.Put(x): what the caller did before Put is ordered before
 // the Get that returns x.
 func PoolPut(p *sync.Pool, x any) {
-	t := current()
+	t := syncer()
 	lookupSync(t, addrOf(p)).releaseMerge(t)
 	p.Put(x)
 }
@@ -13,7 +13,7 @@ func PoolPut(p *sync.Pool, x any) {
 // PoolGet is p.Get().
 func PoolGet(p *sync.Pool) any {
 	x := p.Get()
-	t := current()
+	t := syncer()
 	lookupSync(t, addrOf(p)).acquire(t)
 	return x
 }

@@ -73,14 +73,22 @@ func (s *shadowTable) sweep(gen uint32) {
 		sh.mu.Lock()
 		for a, c := range sh.m {
 			if !c.global && c.gen < gen && !c.owned() {
-				delete(sh.m, a)
-				filterAdd(a, -1)
+				sh.remove(a)
 			}
 		}
 		if len(sh.m) == 0 {
 			sh.m = nil // let a map that grew large go
 		}
 		sh.mu.Unlock()
+	}
+}
+
+// remove deletes the cell of granule a, which must exist; sh is locked.
+func (sh *shard) remove(a uintptr) {
+	delete(sh.m, a)
+	filterAdd(a, -1)
+	if len(sh.m) == 0 {
+		gate.Add(-1) // after the last delete: see gate
 	}
 }
 

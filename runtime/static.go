@@ -46,7 +46,7 @@ func staticFork(t *thread) Goroutine {
 	var pcs [creationDepth]uintptr
 	n := goruntime.Callers(3, pcs[:]) // skip Callers, staticFork, GoFork
 	u.created = append([]uintptr(nil), pcs[:n]...)
-	return Goroutine{u}
+	return Goroutine{t: u}
 }
 
 // SR is a read of *p at a statically sampled site: it arms a watchpoint

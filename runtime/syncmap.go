@@ -9,12 +9,12 @@ import "sync"
 // hide races but not invent them.
 
 func mapWrite(m *sync.Map) {
-	t := current()
+	t := syncer()
 	lookupSync(t, addrOf(m)).releaseMerge(t)
 }
 
 func mapRead(m *sync.Map) {
-	t := current()
+	t := syncer()
 	lookupSync(t, addrOf(m)).acquire(t)
 }
 

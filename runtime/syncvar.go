@@ -46,9 +46,10 @@ var syncs syncTable
 
 // lookupSync returns the syncVar for the object at addr, creating it if
 // needed, or nil for objects on the current goroutine's stack, which no
-// other goroutine can synchronize with.
+// other goroutine can synchronize with, and when t is nil (the gate is
+// closed).
 func lookupSync(t *thread, addr uintptr) *syncVar {
-	if staticSync || addr == 0 {
+	if staticSync || t == nil || addr == 0 {
 		return nil
 	}
 	if t.g != 0 {
@@ -100,7 +101,7 @@ func (sv *syncVar) release(t *thread) {
 		t.onSync()
 		return
 	}
-	if sv == nil {
+	if sv == nil || t == nil {
 		return
 	}
 	sv.mu.Lock()
@@ -116,7 +117,7 @@ func (sv *syncVar) releaseMerge(t *thread) {
 		t.onSync()
 		return
 	}
-	if sv == nil {
+	if sv == nil || t == nil {
 		return
 	}
 	sv.mu.Lock()
@@ -131,7 +132,7 @@ func (sv *syncVar) acquire(t *thread) {
 		t.onSync()
 		return
 	}
-	if sv == nil {
+	if sv == nil || t == nil {
 		return
 	}
 	sv.mu.Lock()
@@ -145,7 +146,7 @@ func (sv *syncVar) releaseReverse(t *thread) {
 		t.onSync()
 		return
 	}
-	if sv == nil {
+	if sv == nil || t == nil {
 		return
 	}
 	sv.mu.Lock()
@@ -160,7 +161,7 @@ func (sv *syncVar) acquireReverse(t *thread) {
 		t.onSync()
 		return
 	}
-	if sv == nil {
+	if sv == nil || t == nil {
 		return
 	}
 	sv.mu.Lock()
@@ -172,21 +173,21 @@ func (sv *syncVar) acquireReverse(t *thread) {
 // ReleaseMerge on addr so far. With Release it models synchronization in
 // code that racegen does not instrument.
 func Acquire(addr uintptr) {
-	t := current()
+	t := syncer()
 	lookupSync(t, addr).acquire(t)
 }
 
 // Release makes addr carry the current goroutine's clock, replacing what
 // earlier releases left: use it for exclusive handoffs such as unlocking.
 func Release(addr uintptr) {
-	t := current()
+	t := syncer()
 	lookupSync(t, addr).release(t)
 }
 
 // ReleaseMerge adds the current goroutine's clock to what addr carries:
 // use it where several goroutines release to one acquirer.
 func ReleaseMerge(addr uintptr) {
-	t := current()
+	t := syncer()
 	lookupSync(t, addr).releaseMerge(t)
 }
 

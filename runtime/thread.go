@@ -153,7 +153,7 @@ func allocTid() (uint32, uint64) {
 
 // freeTid returns t's slot to the pool.
 func freeTid(t *thread) {
-	if t.tid == 0 {
+	if t.tid == 0 || t.tid == noSlot {
 		return
 	}
 	slots.mu.Lock()
@@ -205,16 +205,26 @@ func slotThread(tid uint32) *thread {
 	return (*tab)[tid].Load()
 }
 
+// noSlot is the tid of a goroutine registered by startFresh that has not
+// needed a slot yet.
+const noSlot = ^uint32(0)
+
 // newThread allocates a slot and returns a thread for it.
 func newThread() *thread {
+	t := new(thread)
+	t.takeSlot()
+	return t
+}
+
+// takeSlot gives t a slot and starts its clock there.
+func (t *thread) takeSlot() {
 	tid, clock := allocTid()
-	t := &thread{tid: tid}
 	if clock == 0 { // slot 0 shared: continue its clock
 		clock = slotThread(0).epoch().clock()
 	}
+	t.tid = tid
 	t.ep.Store(uint64(mkEpoch(tid, clock)))
 	t.start = clock
-	return t
 }
 
 var gtab gtable
@@ -228,6 +238,14 @@ func current() *thread {
 	}
 	t := gtab.lookup(gp)
 	if t != nil && t.goid == readGoid(gp) {
+		if t.tid == noSlot {
+			// Forked while the gate was closed: its clock starts
+			// empty, and its creation is known only from the
+			// runtime's traceback.
+			t.takeSlot()
+			t.createdBy = creatorText()
+			publish(t)
+		}
 		return t
 	}
 	if t != nil && t.finished.CompareAndSwap(false, true) {

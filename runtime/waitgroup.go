@@ -6,7 +6,7 @@ import "sync"
 // releases the caller's clock to the goroutines that Wait.
 func WaitGroupAdd(wg *sync.WaitGroup, delta int) {
 	if delta < 0 {
-		t := current()
+		t := syncer()
 		lookupSync(t, addrOf(wg)).releaseMerge(t)
 	}
 	wg.Add(delta)
@@ -14,7 +14,7 @@ func WaitGroupAdd(wg *sync.WaitGroup, delta int) {
 
 // WaitGroupDone calls wg.Done() after releasing the caller's clock to wg.
 func WaitGroupDone(wg *sync.WaitGroup) {
-	t := current()
+	t := syncer()
 	lookupSync(t, addrOf(wg)).releaseMerge(t)
 	wg.Done()
 }
@@ -23,7 +23,7 @@ func WaitGroupDone(wg *sync.WaitGroup) {
 // Done that let it return.
 func WaitGroupWait(wg *sync.WaitGroup) {
 	wg.Wait()
-	t := current()
+	t := syncer()
 	lookupSync(t, addrOf(wg)).acquire(t)
 }
 

@@ -1,0 +1,62 @@
+package runtime
+
+import "sync/atomic"
+
+// The gate is what makes a program that is not being sampled run at
+// nearly its own speed. It is zero when the detector has nothing to do:
+// no sampling period is on and no granule has access history. Every hook
+// loads it first, and while it is zero an access costs that load and a
+// branch, and a synchronization operation or go statement records
+// nothing at all: no clock is joined or copied, no object looked up.
+//
+// Skipping synchronization while the gate is closed loses no race and
+// invents none. A race is reported when an access B finds in a granule's
+// history an access A that is not ordered before it. The edges that could
+// order A before B are made by operations that run after A, and A's
+// history exists from A until B finds it, so the gate is open during every
+// one of them and each is recorded. An operation skipped while the gate
+// was closed ran when no history existed at all: whatever it ordered is
+// ordered before every history that exists later. The goroutine clocks
+// that skipped operations leave stale can only lack entries, never have
+// entries that are too large, and Pacer's rule that a goroutine advances
+// its clock when it first sees a new sampling period keeps a stale entry
+// from ordering a later sampled access (thread.sampling).
+//
+// The count is exact at the moments that matter: a shard adds one before
+// its first cell is inserted and takes it away after its last is deleted,
+// under the shard's lock, so a zero read from any goroutine means that no
+// cell existed at that instant; an access that created one happened
+// before its goroutine's next load of the gate, and before any load
+// ordered after it by real synchronization.
+var gate atomic.Int64
+
+// gateOpen reports whether the detector has anything to do. It is small
+// enough to inline into every hook.
+func gateOpen() bool { return gate.Load() != 0 }
+
+// switchSampling starts (on) or ends a sampling period.
+func switchSampling(on bool) {
+	if on {
+		samplingPeriod.Add(1)
+		if sampling.Swap(1) == 0 {
+			gate.Add(1)
+		}
+		return
+	}
+	if sampling.Swap(0) != 0 {
+		gate.Add(-1)
+	}
+}
+
+// syncer returns the current goroutine's state for a synchronization
+// operation, or nil when the gate is closed and the operation need not be
+// recorded. Every synchronization wrapper starts with it, and the syncVar
+// methods do nothing for a nil thread. Static builds always get the
+// thread, whose scalar clock every operation ticks.
+func syncer() *thread {
+	if !staticSync && !gateOpen() {
+		countIdleSync()
+		return nil
+	}
+	return current()
+}

@@ -1,0 +1,196 @@
+package runtime
+
+import (
+	"sync"
+	"testing"
+	"time"
+)
+
+// closeGate ends sampling and forgets every history, which closes the
+// gate; the test's cleanup restores full detection.
+func closeGate(t *testing.T) {
+	t.Helper()
+	switchSampling(false)
+	t.Cleanup(func() { switchSampling(true) })
+	for i := range shadow.shards {
+		sh := &shadow.shards[i]
+		sh.mu.Lock()
+		for a := range sh.m {
+			sh.remove(a)
+		}
+		sh.mu.Unlock()
+	}
+	if n := gate.Load(); n != 0 {
+		t.Fatalf("gate = %d with no sampling and no history, want 0", n)
+	}
+}
+
+// TestGateClosedRecordsNothing: while the gate is closed, accesses,
+// synchronization and go statements leave no state behind.
+func TestGateClosedRecordsNothing(t *testing.T) {
+	closeGate(t)
+	syncVars := func() int {
+		n := 0
+		for i := range syncs.shards {
+			sh := &syncs.shards[i]
+			sh.mu.Lock()
+			n += len(sh.m)
+			sh.mu.Unlock()
+		}
+		return n
+	}
+	vars := syncVars()
+	slots.mu.Lock()
+	used := slots.next
+	slots.mu.Unlock()
+
+	var mu sync.Mutex
+	ch := make(chan int, 1)
+	var n int32
+	x := heapWord()
+	g := GoFork()
+	if !g.fresh {
+		t.Fatalf("GoFork with the gate closed did not fork a fresh goroutine")
+	}
+	done := make(chan struct{})
+	go func() {
+		GoStart(g)
+		defer GoEnd()
+		Lock(&mu)
+		Write(x, 8, 3001)
+		Unlock(&mu)
+		Send(ch, 1, 3002)
+		AtomicAddInt32(&n, 1, 3003)
+		close(done)
+	}()
+	<-done
+	Recv(ch)
+	Read(x, 8, 3004)
+
+	if got := syncVars(); got != vars {
+		t.Errorf("%d sync objects tracked after synchronizing with the gate closed, want %d", got, vars)
+	}
+	if cellsAt(x) {
+		t.Errorf("history recorded with the gate closed")
+	}
+	slots.mu.Lock()
+	got := slots.next
+	slots.mu.Unlock()
+	if got != used {
+		t.Errorf("%d slots allocated with the gate closed, want none", got-used)
+	}
+	if n := gate.Load(); n != 0 {
+		t.Errorf("gate = %d after the operations, want 0", n)
+	}
+}
+
+// TestGateOpensMidOperation: a goroutine forked and blocked while the gate
+// was closed is ordered by an edge completed after it opened, and is not
+// ordered by anything else.
+func TestGateOpensMidOperation(t *testing.T) {
+	tests := []struct {
+		name string
+		// block runs in the fresh goroutine, which blocks in it until
+		// release, run after the gate opened, lets it go. blocked
+		// returns once the goroutine is blocked, as far as can be seen.
+		block, blocked, release func(*edge)
+		ordered                 bool
+	}{
+		{
+			name:    "channel receive",
+			block:   func(e *edge) { Recv(e.ch) },
+			blocked: letBlock,
+			release: func(e *edge) { Send(e.ch, 1, 0) },
+			ordered: true,
+		},
+		{
+			name:    "mutex",
+			block:   func(e *edge) { Lock(&e.mu); Unlock(&e.mu) },
+			blocked: func(e *edge) { e.mu.Lock(); letBlock(e) },
+			release: func(e *edge) { Unlock(&e.mu) },
+			ordered: true,
+		},
+		{
+			name:    "WaitGroup",
+			block:   func(e *edge) { WaitGroupWait(&e.wg) },
+			blocked: letBlock,
+			release: func(e *edge) { WaitGroupDone(&e.wg) },
+			ordered: true,
+		},
+		{
+			// The goroutine holds mu until CondWait unlocks it, so
+			// the test's Lock returns once it waits.
+			name: "Cond",
+			block: func(e *edge) {
+				Lock(&e.mu)
+				close(e.raw)
+				for !e.flag {
+					CondWait(e.cond)
+				}
+				Unlock(&e.mu)
+			},
+			blocked: func(e *edge) { <-e.raw; e.mu.Lock() },
+			release: func(e *edge) {
+				e.flag = true
+				CondBroadcast(e.cond)
+				Unlock(&e.mu)
+			},
+			ordered: true,
+		},
+		{
+			name:    "no edge",
+			block:   func(e *edge) { <-e.raw },
+			blocked: letBlock,
+			release: func(e *edge) { close(e.raw) },
+		},
+	}
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			closeGate(t)
+			e := newEdge()
+			e.wg.Add(1)
+			x := heapWord()
+			site := uint64(3100 + 10*i)
+			before := Races()
+
+			g := GoFork()
+			done := make(chan struct{})
+			go func() {
+				GoStart(g)
+				defer GoEnd()
+				tt.block(e)
+				Write(x, 8, site)
+				close(done)
+			}()
+			tt.blocked(e)
+			switchSampling(true)
+			Write(x, 8, site+1) // sampled, after the fork
+			tt.release(e)
+			<-done
+			if got := Races() > before; got == tt.ordered {
+				t.Errorf("race reported = %v, want %v", got, !tt.ordered)
+			}
+		})
+	}
+}
+
+// letBlock gives a goroutine that is about to block time to do so. The
+// test's verdicts do not depend on it; it makes the interesting
+// interleaving, blocking before the gate opens, the likely one.
+func letBlock(*edge) { time.Sleep(10 * time.Millisecond) }
+
+// An edge holds the synchronization objects of one TestGateOpensMidOperation case.
+type edge struct {
+	mu   sync.Mutex
+	cond *sync.Cond
+	flag bool
+	ch   chan int
+	wg   sync.WaitGroup
+	raw  chan struct{} // not seen by the detector
+}
+
+func newEdge() *edge {
+	e := &edge{ch: make(chan int), raw: make(chan struct{})}
+	e.cond = sync.NewCond(&e.mu)
+	return e
+}
