@@ -38,6 +38,8 @@ eval-rate:
 	$(GO) run ./bench/evalrate $(EVALFLAGS)
 
 # eval-corpus runs Go's race suite ($(go env GOROOT)/src/runtime/race/testdata)
-# under racegen and under go test -race, and prints per-file agreement.
+# under racegen and under go test -race, and prints per-file agreement; then
+# every TestNoRace* test in the static and collide modes, which must report
+# nothing.
 eval-corpus:
-	RACEGEN_SUITE=all $(GO) test -count=1 -run 'TestRaceSuite$$' -v -timeout 30m ./cmd/racegen
+	RACEGEN_SUITE=all $(GO) test -count=1 -run 'TestRaceSuite$$|TestNoRaceSuiteStatic$$' -v -timeout 60m ./cmd/racegen

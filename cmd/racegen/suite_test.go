@@ -76,22 +76,8 @@ func TestRaceSuite(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs Go's race suite")
 	}
-	src := filepath.Join(runtime.GOROOT(), "src", "runtime", "race", "testdata")
 	all := os.Getenv("RACEGEN_SUITE") == "all"
-	files := suiteSubset
-	if all {
-		ents, err := os.ReadDir(src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = nil
-		for _, e := range ents {
-			if strings.HasSuffix(e.Name(), "_test.go") && !slices.Contains(suiteSkip, e.Name()) {
-				files = append(files, e.Name())
-			}
-		}
-	}
-	dir := suiteModule(t, src, files)
+	dir := suiteModule(t, suiteSrc(), suiteFiles(t, all))
 	// Reports go to stdout, the pipe testing writes "=== RUN" lines to:
 	// go test copies a test binary's stdout and stderr separately, so a
 	// report written to stderr can land under the heading of a later test
@@ -120,6 +106,31 @@ func TestRaceSuite(t *testing.T) {
 		want, _ = parseSuite(t, string(raceOut), dir)
 	}
 	score(t, got, want, byFile)
+}
+
+// suiteSrc is the directory of Go's race suite.
+func suiteSrc() string {
+	return filepath.Join(runtime.GOROOT(), "src", "runtime", "race", "testdata")
+}
+
+// suiteFiles returns the suite's files to run: the subset, or with all
+// every file that can run outside GOROOT.
+func suiteFiles(t *testing.T, all bool) []string {
+	t.Helper()
+	if !all {
+		return suiteSubset
+	}
+	ents, err := os.ReadDir(suiteSrc())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files []string
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), "_test.go") && !slices.Contains(suiteSkip, e.Name()) {
+			files = append(files, e.Name())
+		}
+	}
+	return files
 }
 
 // suiteModule copies the chosen files into a fresh module.
