@@ -163,9 +163,12 @@ func (m *modeRunner) run(mode string, r float64, n int) modeResult {
 		if mode != modeDynamic {
 			res.How += " (at rate 1 every site is sampled)"
 		}
-		if mode == modeDynamic && m.seedOpt {
+		switch {
+		case mode == modeDynamic && m.seedOpt:
 			res.How += fmt.Sprintf("; RACEGEN_OPTIONS `%s seed=N` (N = 1..%d)", opts, n)
-		} else {
+		case mode == modeDynamic:
+			res.How += fmt.Sprintf("; RACEGEN_OPTIONS `%s` (the runtime takes no seed option; its sampling controller seeds its random source from the clock in every run)", opts)
+		default:
 			res.How += fmt.Sprintf("; RACEGEN_OPTIONS `%s`", opts)
 		}
 	}
