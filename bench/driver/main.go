@@ -17,7 +17,9 @@
 //	                 dynamic,static,collide)
 //	-rates list      dynamic-mode rates, comma-separated (default 0,0.001,0.01,0.03,0.1,1)
 //	-static-rates l  static-mode rates (default 0.001,0.01,0.1)
-//	-collide-rates l collide-mode rates (default 0.001,0.01)
+//	-collide-rates l collide-mode rates (default 0.01; a collide build that
+//	                 samples a hot site waits at every execution of it and
+//	                 can run into -timeout)
 //	-seed n          racegen -seed of every static and collide build (default 1)
 //	-race=false      leave out go test -race
 //	-timeout d       limit for one run (default 90s); a run that reaches it
@@ -79,7 +81,7 @@ func mainErr() error {
 	flag.StringVar(&o.modes, "modes", strings.Join(allModes, ","), "racegen detection modes to measure, comma-separated")
 	flag.StringVar(&o.rates, "rates", "0,0.001,0.01,0.03,0.1,1", "dynamic-mode sampling rates, comma-separated")
 	flag.StringVar(&o.static, "static-rates", "0.001,0.01,0.1", "static-mode sampling rates, comma-separated")
-	flag.StringVar(&o.collide, "collide-rates", "0.001,0.01", "collide-mode sampling rates, comma-separated")
+	flag.StringVar(&o.collide, "collide-rates", "0.01", "collide-mode sampling rates, comma-separated")
 	flag.Int64Var(&o.seed, "seed", 1, "racegen -seed of the static and collide builds")
 	flag.BoolVar(&o.race, "race", true, "measure go test -race")
 	flag.DurationVar(&o.timeout, "timeout", 90*time.Second, "limit for one run")
