@@ -38,7 +38,7 @@ func Package(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *t
 	if err := s.solve(); err != nil {
 		return empty, fmt.Errorf("analysing package %s: %w", pkg.Path(), err)
 	}
-	return newLocality(s, files, info), nil
+	return newLocality(s, files, pkg, info), nil
 }
 
 // buildSSA builds pkg in SSA form with debug information, which gives

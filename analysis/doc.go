@@ -32,4 +32,17 @@
 // analysis does not model, cannot map back to syntax, or could not build
 // is reported as not local, so its mistakes cost instrumentation, never
 // missed races.
+//
+// Independently of escape, a local variable that is never written after
+// its initialization (a parameter, or a variable declared by var, := or a
+// per-iteration range clause, that no assignment, increment or range
+// clause writes and whose address, or the address of a part of it, is
+// never taken) is local wherever it is accessed, and so are its fields
+// and array elements: it is only read after a write that precedes the
+// creation of every closure capturing it, and such a closure reaches
+// another goroutine only through synchronization, or through a racy
+// publication that is itself reported. This drops the hooks of the
+// read-only variables that goroutines capture, which escape analysis
+// must keep. Named results, which return statements write, and
+// package-level variables never qualify.
 package analysis

@@ -16,29 +16,44 @@ type Locality struct {
 	// with whether it is local.
 	local  map[ast.Expr]bool
 	nlocal int
+	// results holds the names of named results in signatures, which
+	// return statements write, with whether the result is local. They
+	// are not access expressions of the syntax and not in Stats.
+	results map[*ast.Ident]bool
 	// target holds the pointer, slice and map expressions evaluated in
 	// the package, unparenthesized, with whether everything their values
 	// may refer to is local.
 	target map[ast.Expr]bool
 }
 
-// Local reports whether every memory location that the access expression
-// e may denote is reachable from only one goroutine, so that accesses
-// through e need no race-detection hook. For an identifier, that is the
-// variable itself, not the memory its value refers to: ranging over a
-// slice s, append(s, ...) or copy(s, t) touch s's backing array, which
-// no expression denotes; ask LocalTarget about those. e is an *ast.Ident (a variable),
-// an *ast.SelectorExpr (a field or a qualified variable), an
-// *ast.IndexExpr (an array, slice or map element), an *ast.StarExpr (a
-// pointer dereference), or an *ast.ParenExpr around one of them, as it
-// appears in the analysed package's syntax. Local is false for
-// expressions it knows nothing about, and a nil *Locality reports false
-// for everything.
+// Local reports whether accesses through the access expression e can
+// never take part in a data race, so that they need no race-detection
+// hook: either every memory location e may denote is reachable from only
+// one goroutine, or e denotes a local variable that is never written
+// after its initialization, or a field or array element of one, which
+// other goroutines may read but nothing writes (see the package
+// documentation). For an identifier, that is the variable itself, not
+// the memory its value refers to: ranging over a slice s, append(s, ...)
+// or copy(s, t) touch s's backing array, which no expression denotes;
+// ask LocalTarget about those. e is an *ast.Ident (a variable), an
+// *ast.SelectorExpr (a field or a qualified variable), an *ast.IndexExpr
+// (an array, slice or map element), an *ast.StarExpr (a pointer
+// dereference), or an *ast.ParenExpr around one of them, as it appears
+// in the analysed package's syntax. e may also be the name of a named
+// result in a signature, which stands for the writes return statements
+// make and the reads of naked returns. Local is false for expressions it
+// knows nothing about, and a nil *Locality reports false for everything.
 func (l *Locality) Local(e ast.Expr) bool {
 	if l == nil || e == nil {
 		return false
 	}
-	return l.local[ast.Unparen(e)]
+	e = ast.Unparen(e)
+	if id, ok := e.(*ast.Ident); ok {
+		if r, ok := l.results[id]; ok {
+			return r
+		}
+	}
+	return l.local[e]
 }
 
 // LocalTarget reports whether everything the value of e may refer to is
@@ -91,10 +106,11 @@ type mapper struct {
 	addrAt     map[token.Pos][]ssa.Value // base pointer of FieldAddr, IndexAddr, Lookup, MapUpdate
 	valueAt    map[token.Pos]bool        // Field or Index of a non-addressable value
 	derefAt    map[token.Pos][]ssa.Value // address operand of explicit loads and stores
+	readOnly   map[*types.Var]bool       // local variables never written after their initialization
 	localCache map[ast.Expr]bool
 }
 
-func newLocality(s *solver, files []*ast.File, info *types.Info) *Locality {
+func newLocality(s *solver, files []*ast.File, pkg *types.Package, info *types.Info) *Locality {
 	m := &mapper{
 		s:          s,
 		info:       info,
@@ -103,6 +119,7 @@ func newLocality(s *solver, files []*ast.File, info *types.Info) *Locality {
 		addrAt:     make(map[token.Pos][]ssa.Value),
 		valueAt:    make(map[token.Pos]bool),
 		derefAt:    make(map[token.Pos][]ssa.Value),
+		readOnly:   readOnlyVars(files, pkg, info),
 		localCache: make(map[ast.Expr]bool),
 	}
 	for _, fn := range s.funcs {
@@ -112,7 +129,11 @@ func newLocality(s *solver, files []*ast.File, info *types.Info) *Locality {
 			}
 		}
 	}
-	l := &Locality{local: make(map[ast.Expr]bool), target: make(map[ast.Expr]bool)}
+	l := &Locality{
+		local:   make(map[ast.Expr]bool),
+		results: make(map[*ast.Ident]bool),
+		target:  make(map[ast.Expr]bool),
+	}
 	for e, refs := range m.debugRefs {
 		if tv, ok := info.Types[e]; ok && tv.IsValue() && isReference(tv.Type) {
 			l.target[e] = m.allTargetsLocal(refs)
@@ -135,9 +156,11 @@ func visitAccess(m *mapper, l *Locality, n ast.Node) bool {
 	switch n := n.(type) {
 	case *ast.FuncType:
 		// Parameter and result names are declarations, not accesses.
+		visitResults(m, l, n)
 		return false
 	case *ast.FuncDecl:
 		// Neither are receiver names.
+		visitResults(m, l, n.Type)
 		if n.Body != nil {
 			ast.Inspect(n.Body, func(n ast.Node) bool { return visitAccess(m, l, n) })
 		}
@@ -156,6 +179,20 @@ func visitAccess(m *mapper, l *Locality, n ast.Node) bool {
 		}
 	}
 	return true
+}
+
+// visitResults records in l whether the named results of ft are local.
+func visitResults(m *mapper, l *Locality, ft *ast.FuncType) {
+	if ft.Results == nil {
+		return
+	}
+	for _, field := range ft.Results.List {
+		for _, id := range field.Names {
+			if m.isAccess(id) {
+				l.results[id] = m.localExpr(id)
+			}
+		}
+	}
 }
 
 // index records what instr tells about the access expressions at its
@@ -234,6 +271,11 @@ func (m *mapper) localExpr(e ast.Expr) bool {
 }
 
 func (m *mapper) compute(e ast.Expr) bool {
+	if v := readOnlyRoot(m.info, e); v != nil && m.readOnly[v] {
+		// Only ever read after its initialization, which happens
+		// before any other goroutine can see it (see readOnlyVars).
+		return true
+	}
 	switch e := e.(type) {
 	case *ast.Ident:
 		return m.localVar(e)

@@ -88,6 +88,21 @@ func f() int {
 	x++ // shared: x
 	return x // shared: x
 }`},
+		{"range without a Go version", `package p
+func use(int) {}
+func f(s []int) {
+	// Without a known version, the loop may write one v every
+	// iteration.
+	for _, v := range s {
+		go func() { use(v) }() // shared: v
+	}
+}`},
+		{"read-only capture", `package p
+func use(int) {}
+func f(n int) {
+	x := n
+	go func() { use(x + n) }() // local: x; n
+}`},
 		{"init closure", `package p
 var f = func() int {
 	y := 0
