@@ -207,6 +207,8 @@ func (fr *fileRewriter) stmt1(s dst.Stmt) []dst.Stmt {
 			if reads := fr.namedResultReads(s); len(reads) > 0 {
 				return append(reads, s)
 			}
+		} else if b := fr.resultWrites(s); b != nil {
+			return []dst.Stmt{b}
 		}
 		if fr.main {
 			done := fr.from(exprStmt(fr.rtCall("MainDone")), s)
@@ -267,16 +269,97 @@ func (fr *fileRewriter) stmt1(s dst.Stmt) []dst.Stmt {
 	return []dst.Stmt{s}
 }
 
+// funcType returns the signature of the function being rewritten, or nil.
+func (fr *fileRewriter) funcType() *ast.FuncType {
+	switch f := fr.dec.Ast.Nodes[fr.fn].(type) {
+	case *ast.FuncDecl:
+		return f.Type
+	case *ast.FuncLit:
+		return f.Type
+	}
+	return nil
+}
+
+// resultWrites rewrites return e1, ..., en, whose operands are already
+// rewritten, in a function whose results r1, ..., rn are named and some
+// shared, as
+//
+//	{
+//		r1, ..., rn = e1, ..., en
+//		racegenrt.W(&ri, site) // for each shared ri
+//		return
+//	}
+//
+// so that the write of the results, which the return statement makes
+// once its operands are evaluated and before deferred calls run, is
+// recorded: a goroutine that captured a result may read it concurrently.
+// The assignment has the same semantics as the return's. A result
+// returned as itself (return r) is not written: the compiler drops that
+// self-assignment, and go build -race reports no write there. resultWrites
+// returns nil, leaving s alone, if no result needs a hook, if a result
+// is blank, or if a result is shadowed where s stands, so that a naked
+// return would not compile.
+func (fr *fileRewriter) resultWrites(s *dst.ReturnStmt) dst.Stmt {
+	as, ok := fr.dec.Ast.Nodes[s].(*ast.ReturnStmt)
+	ft := fr.funcType()
+	if !ok || ft == nil || ft.Results == nil {
+		return nil
+	}
+	var names []*ast.Ident
+	for _, field := range ft.Results.List {
+		if len(field.Names) == 0 {
+			return nil
+		}
+		names = append(names, field.Names...)
+	}
+	scope := fr.pkg.Scope().Innermost(as.Pos())
+	if scope == nil {
+		return nil
+	}
+	var hooks []dst.Stmt
+	for i, name := range names {
+		v, ok := fr.info.Defs[name].(*types.Var)
+		if !ok || name.Name == "_" {
+			return nil
+		}
+		if _, obj := scope.LookupParent(name.Name, as.Pos()); obj != v {
+			return nil
+		}
+		if !fr.shared[v] || fr.zeroSize(v.Type()) {
+			continue
+		}
+		if len(as.Results) == len(names) {
+			if id, ok := ast.Unparen(as.Results[i]).(*ast.Ident); ok && fr.info.Uses[id] == v {
+				continue
+			}
+		}
+		if fr.cfg.Local != nil && fr.cfg.Local(name) {
+			fr.dropped++
+			continue
+		}
+		if h := fr.accessStmt(addrOf(ident(name.Name)), as, false, true); h != nil {
+			hooks = append(hooks, h)
+		}
+	}
+	if len(hooks) == 0 {
+		return nil
+	}
+	lhs := make([]dst.Expr, len(names))
+	for i, name := range names {
+		lhs[i] = ident(name.Name)
+	}
+	assign := &dst.AssignStmt{Lhs: lhs, Tok: token.ASSIGN, Rhs: s.Results}
+	s.Results = nil
+	b := block(append(append([]dst.Stmt{assign}, hooks...), s)...)
+	moveDecs(b, s)
+	fr.fromAll(b.List, s)
+	return fr.from(b, s)
+}
+
 // namedResultReads returns hooks for the reads of the shared named
 // results of the enclosing function that the naked return s makes.
 func (fr *fileRewriter) namedResultReads(s *dst.ReturnStmt) []dst.Stmt {
-	var ft *ast.FuncType
-	switch f := fr.dec.Ast.Nodes[fr.fn].(type) {
-	case *ast.FuncDecl:
-		ft = f.Type
-	case *ast.FuncLit:
-		ft = f.Type
-	}
+	ft := fr.funcType()
 	if ft == nil || ft.Results == nil {
 		return nil
 	}
