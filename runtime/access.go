@@ -99,12 +99,30 @@ func accessSlow(addr, size uintptr, site uint64, o op, obj *syncVar) {
 		}
 	}
 	sample := t.sampling()
+	write := o&opWrite != 0
+	// Atomic operations and a channel's own accesses take the full path:
+	// their history has rules of its own.
+	var cache *epochCache
+	if sample && o&opAtomic == 0 && obj == nil {
+		if t.cache == nil {
+			t.cache = new(epochCache)
+		}
+		cache = t.cache
+	}
+	e := t.epoch()
 	end := addr + size
 	reported := false
 	for a := addr &^ 7; a < end; a += 8 {
-		cf, ok := accessGranule(t, a, granuleMask(a, addr, end), site, o, sample, obj)
+		mask := granuleMask(a, addr, end)
+		if cache != nil {
+			if cache.covered(a, e, mask, write) {
+				continue
+			}
+			cache.note(a, e, mask, write)
+		}
+		cf, ok := accessGranule(t, a, mask, site, o, sample, obj)
 		if ok && !reported {
-			reported = reportRace(t, addr, size, site, o&opWrite != 0, cf)
+			reported = reportRace(t, addr, size, site, write, cf)
 		}
 	}
 }

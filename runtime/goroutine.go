@@ -104,5 +104,5 @@ func GoEnd() {
 	// The slot table keeps t for reports until its slot is reused, or
 	// for good if it never is; only t itself reads its vector clock,
 	// which can have an entry for every slot, so let it go now.
-	t.vc = nil
+	t.vc, t.cache = nil, nil
 }

@@ -19,6 +19,8 @@ type thread struct {
 
 	period uint32 // the last sampling period t has seen
 
+	cache *epochCache // made at t's first sampled access
+
 	// start is the slot clock t began at: accesses recorded in t's slot
 	// at earlier clocks were made by a goroutine that held it before.
 	start uint64
@@ -255,7 +257,7 @@ func current() *thread {
 		// code would hold a slot, and every later lazy registration
 		// would cost more, for good.
 		freeTid(t)
-		t.vc = nil
+		t.vc, t.cache = nil, nil
 	}
 	return lazyThread(gp, readGoid(gp))
 }

@@ -1,0 +1,56 @@
+package runtime
+
+// A goroutine in a sampling period often accesses the same granule again
+// before it next synchronizes: a loop over the bytes of a buffer touches
+// each granule eight times. FastTrack's same-epoch rule makes such an
+// access redundant, but finding that out in the shadow costs a shard lock
+// and a map lookup. The epoch cache remembers, per goroutine, which bytes
+// of a few recently accessed granules it has already recorded in its
+// current epoch, so that a redundant access returns before the shadow.
+//
+// Skipping an access can hide a race but never invent one, and the rule
+// hides little: an access is skipped only if an earlier access by the same
+// goroutine in the same epoch, with no synchronization between them (every
+// release advances the epoch in a sampling period), covered the same
+// bytes, a write covering reads too. A race with the skipped access is a
+// race with the earlier one, which the detector has checked or will check
+// the other access against. What can be lost is a second report: if
+// another goroutine's racing write replaced the earlier access in the
+// shadow, a third access is compared with that write instead.
+const epochCacheSize = 64
+
+type epochEntry struct {
+	a    uintptr // granule address
+	e    epoch
+	r, w uint8 // bytes read and written at e
+}
+
+type epochCache [epochCacheSize]epochEntry
+
+func (c *epochCache) entry(a uintptr) *epochEntry { return &c[a>>3%epochCacheSize] }
+
+// covered reports whether an access of the bytes mask of granule a at
+// epoch e is redundant.
+func (c *epochCache) covered(a uintptr, e epoch, mask uint8, write bool) bool {
+	x := c.entry(a)
+	if x.a != a || x.e != e {
+		return false
+	}
+	if write {
+		return x.w&mask == mask
+	}
+	return (x.r|x.w)&mask == mask
+}
+
+// note records an access of the bytes mask of granule a at epoch e.
+func (c *epochCache) note(a uintptr, e epoch, mask uint8, write bool) {
+	x := c.entry(a)
+	if x.a != a || x.e != e {
+		*x = epochEntry{a: a, e: e}
+	}
+	if write {
+		x.w |= mask
+	} else {
+		x.r |= mask
+	}
+}
