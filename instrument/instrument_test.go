@@ -226,6 +226,25 @@ func TestRun(t *testing.T) {
 					t.Errorf("traceback lacks %s:\n%s", pos, iErr)
 				}
 			}
+
+			// At rate 0 the detector stays idle, and loops run their
+			// copies without hooks (see version.go): the program
+			// behaves as the original and reports nothing.
+			zOut, zErr, zCode := run(t, filepath.Join(instBin, name), "RACEGEN_OPTIONS=rate=0")
+			if zOut != oOut {
+				t.Errorf("rate 0: stdout differs:\noriginal:\n%s\ninstrumented:\n%s", oOut, zOut)
+			}
+			if strings.Contains(zErr, "WARNING: DATA RACE") {
+				t.Errorf("rate 0: race reported:\n%s", zErr)
+			}
+			if zCode != oCode {
+				t.Errorf("rate 0: exit status %d, original %d; stderr:\n%s", zCode, oCode, zErr)
+			}
+			for _, pos := range want["PANIC"] {
+				if !strings.Contains(zErr, pos) {
+					t.Errorf("rate 0: traceback lacks %s:\n%s", pos, zErr)
+				}
+			}
 		})
 	}
 }
@@ -254,9 +273,11 @@ func marks(t *testing.T, dir string) map[string][]string {
 	return m
 }
 
-func run(t *testing.T, bin string) (stdout, stderr string, code int) {
+// run runs bin with env added to the environment.
+func run(t *testing.T, bin string, env ...string) (stdout, stderr string, code int) {
 	var o, e bytes.Buffer
 	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), env...)
 	cmd.Stdout, cmd.Stderr = &o, &e
 	err := cmd.Run()
 	if ee, ok := err.(*exec.ExitError); ok {

@@ -231,14 +231,19 @@ func (fr *fileRewriter) stmt1(s dst.Stmt) []dst.Stmt {
 			}
 		}
 	case *dst.ForStmt, *dst.RangeStmt, *dst.SelectStmt, *dst.SwitchStmt, *dst.TypeSwitchStmt:
+		plain := fr.plainLoop(s) // before s is rewritten
 		pre, core := fr.compound(s)
-		if len(pre) == 0 {
-			return []dst.Stmt{core}
+		out := core
+		if len(pre) > 0 {
+			fr.fromAll(pre, core)
+			b := block(append(pre, core)...)
+			moveDecs(b, core)
+			out = fr.from(b, core)
 		}
-		fr.fromAll(pre, core)
-		b := block(append(pre, core)...)
-		moveDecs(b, core)
-		return []dst.Stmt{fr.from(b, core)}
+		if plain != nil {
+			out = fr.versioned(plain, out)
+		}
+		return []dst.Stmt{out}
 	case *dst.LabeledStmt:
 		switch s.Stmt.(type) {
 		case *dst.ForStmt, *dst.RangeStmt, *dst.SelectStmt, *dst.SwitchStmt, *dst.TypeSwitchStmt:

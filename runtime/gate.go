@@ -34,6 +34,11 @@ var gate atomic.Int64
 // enough to inline into every hook.
 func gateOpen() bool { return gate.Load() != 0 }
 
+// Idle reports whether the detector has nothing to do, so that code may
+// run without its hooks: the instrumenter makes two copies of loops that
+// only compute, and runs the one without hooks while Idle is true.
+func Idle() bool { return !gateOpen() }
+
 // switchSampling starts (on) or ends a sampling period.
 func switchSampling(on bool) {
 	if on {

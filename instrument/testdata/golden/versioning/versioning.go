@@ -1,0 +1,75 @@
+// Package versioning has loops that the instrumenter emits in two copies,
+// with and without hooks, and loops it must not.
+package versioning
+
+import "sync"
+
+var (
+	g  []int
+	m  = map[string]int{}
+	mu sync.Mutex
+	ch = make(chan int, 1)
+)
+
+// Versioned: the loops only compute.
+func sum() (t int) {
+	for i := 0; i < len(g); i++ {
+		t += g[i]
+	}
+	for _, v := range g {
+		t += v
+	}
+	for k := range m {
+		t += len(k)
+	}
+	for i := range g {
+		for j := range g {
+			g[i] += min(g[j], 3)
+		}
+	}
+	return t
+}
+
+func work() {}
+
+// Not versioned: each loop synchronizes, calls, returns, has a label, a
+// function literal or a channel operation, or has no hook.
+func mixed(n int) int {
+	for i := 0; i < n; i++ {
+		mu.Lock()
+		g[i]++
+		mu.Unlock()
+	}
+	for i := range g {
+		g[i]++
+		work()
+	}
+	for i := range g {
+		if g[i] < 0 {
+			return i
+		}
+	}
+outer:
+	for i := range g {
+		for range g {
+			if g[i] > 2 {
+				break outer
+			}
+		}
+	}
+	for i := range g {
+		f := func() { g[i]++ }
+		f()
+	}
+	for i := range g {
+		g[i] = <-ch
+	}
+	for v := range ch {
+		g[0] = v
+	}
+	x := 0
+	for i := 0; i < n; i++ {
+		x += i
+	}
+	return x
+}

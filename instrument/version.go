@@ -1,0 +1,198 @@
+package instrument
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/dave/dst"
+)
+
+// Loop versioning. A hook costs a load and a branch while the detector is
+// idle (no sampling period on, no access history anywhere), but in a
+// tight loop that is still several times the work of the loop itself. So
+// a loop that only computes, with no synchronization and no calls in it,
+// is emitted twice:
+//
+//	if racegenrt.Idle() {
+//		for ... { original body }
+//	} else {
+//		for ... { instrumented body }
+//	}
+//
+// and the detector's state is consulted once per execution of the loop
+// instead of once per access. Running the original copy is like running
+// the loop's accesses while the detector is idle: they are neither checked
+// nor recorded. If a sampling period starts while the loop runs, the rest
+// of the loop is not sampled, which can cost a detection, never a false
+// report: skipping accesses removes no happens-before edge, and the loop
+// has no synchronization to skip. Without calls, how long that lasts is
+// bounded by the loop's own work.
+//
+// A loop qualifies if it is not labeled, has no return, goto, labeled
+// break or continue, function literal, go, defer, select, channel
+// operation or call other than to builtins and conversions, does not
+// range over a channel or function, and its rewrite calls no runtime
+// function but the access hooks. Static and collide builds, which have no
+// per-access hooks on most sites, are not versioned.
+
+// accessHooks are the runtime functions a versioned loop's rewrite may
+// call: hooks that record accesses and synchronize nothing, and Idle,
+// for loops nested in it.
+var accessHooks = map[string]bool{
+	"R": true, "W": true, "MapR": true, "MapW": true, "SliceR": true, "SliceW": true,
+	"Copy": true, "CopyString": true, "Append": true, "AppendString": true,
+	"Read": true, "Write": true, "ReadRange": true, "WriteRange": true, "MapOf": true,
+	"Idle": true,
+}
+
+// plainLoop returns a copy of the loop s, taken before s is rewritten, if
+// s may be versioned, or nil.
+func (fr *fileRewriter) plainLoop(s dst.Stmt) dst.Stmt {
+	if fr.cfg.static() {
+		return nil
+	}
+	switch s := s.(type) {
+	case *dst.ForStmt:
+	case *dst.RangeStmt:
+		a, ok := fr.dec.Ast.Nodes[s].(*ast.RangeStmt)
+		if !ok {
+			return nil
+		}
+		switch fr.info.TypeOf(a.X).Underlying().(type) {
+		case *types.Chan, *types.Signature:
+			return nil
+		}
+	default:
+		return nil
+	}
+	if !fr.computesOnly(s) {
+		return nil
+	}
+	c := dst.Clone(s).(dst.Stmt)
+	fr.copyOrigins(s, c)
+	return c
+}
+
+// computesOnly reports whether the loop s has none of the statements and
+// expressions that disqualify it from versioning.
+func (fr *fileRewriter) computesOnly(s dst.Stmt) bool {
+	ok := true
+	dst.Inspect(s, func(n dst.Node) bool {
+		if !ok {
+			return false
+		}
+		switch n := n.(type) {
+		case *dst.ReturnStmt, *dst.LabeledStmt, *dst.FuncLit, *dst.GoStmt, *dst.DeferStmt,
+			*dst.SelectStmt, *dst.SendStmt:
+			ok = false
+		case *dst.BranchStmt:
+			ok = n.Label == nil && n.Tok != token.GOTO
+		case *dst.UnaryExpr:
+			ok = n.Op != token.ARROW
+		case *dst.RangeStmt:
+			if a, isRange := fr.dec.Ast.Nodes[n].(*ast.RangeStmt); !isRange {
+				ok = false
+			} else {
+				switch fr.info.TypeOf(a.X).Underlying().(type) {
+				case *types.Chan, *types.Signature:
+					ok = false
+				}
+			}
+		case *dst.CallExpr:
+			ok = fr.builtinOrConversion(n)
+		}
+		return ok
+	})
+	return ok
+}
+
+// builtinOrConversion reports whether the call c is a call of a builtin
+// function (other than panic, recover and the print functions, which do
+// more than compute) or a conversion.
+func (fr *fileRewriter) builtinOrConversion(c *dst.CallExpr) bool {
+	a, ok := fr.dec.Ast.Nodes[c].(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	tv, ok := fr.info.Types[ast.Unparen(a.Fun)]
+	if !ok {
+		return false
+	}
+	if tv.IsType() {
+		return true
+	}
+	if !tv.IsBuiltin() {
+		return false
+	}
+	id, ok := ast.Unparen(a.Fun).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	switch id.Name {
+	case "panic", "recover", "print", "println":
+		return false
+	}
+	return true
+}
+
+// copyOrigins gives each node of the copy c the original position of its
+// counterpart in s, so that the copy gets line comments like the rest.
+func (fr *fileRewriter) copyOrigins(s, c dst.Node) {
+	var orig, copies []dst.Node
+	dst.Inspect(s, func(n dst.Node) bool {
+		if n != nil {
+			orig = append(orig, n)
+		}
+		return true
+	})
+	dst.Inspect(c, func(n dst.Node) bool {
+		if n != nil {
+			copies = append(copies, n)
+		}
+		return true
+	})
+	if len(orig) != len(copies) {
+		return // cannot happen: Clone copies the tree node for node
+	}
+	for i, n := range copies {
+		if p := fr.originalPos(orig[i]); p.IsValid() {
+			if fr.origin == nil {
+				fr.origin = make(map[dst.Node]token.Pos)
+			}
+			fr.origin[n] = p
+		}
+	}
+}
+
+// versioned returns the statement that runs plain while the detector is
+// idle and rewritten otherwise, or rewritten itself if its rewrite calls
+// anything but access hooks, or nothing.
+func (fr *fileRewriter) versioned(plain, rewritten dst.Stmt) dst.Stmt {
+	only, hooks := true, 0
+	dst.Inspect(rewritten, func(n dst.Node) bool {
+		if c, ok := n.(*dst.CallExpr); ok {
+			if sel, ok := c.Fun.(*dst.SelectorExpr); ok {
+				if x, ok := sel.X.(*dst.Ident); ok && x.Name == fr.rtName && x.Path == "" {
+					only = only && accessHooks[sel.Sel.Name]
+					hooks++
+				}
+			}
+		}
+		return only
+	})
+	if !only || hooks == 0 {
+		return rewritten
+	}
+	var els dst.Stmt = rewritten
+	if _, ok := rewritten.(*dst.BlockStmt); !ok {
+		els = block(rewritten)
+	}
+	v := &dst.IfStmt{
+		Cond: fr.rtCall("Idle"),
+		Body: block(plain),
+		Else: els,
+	}
+	moveDecs(v, rewritten)
+	return fr.from(v, rewritten)
+}
