@@ -149,21 +149,18 @@ func accessGranule(t *thread, a uintptr, mask uint8, site uint64, o op, sample b
 	sh := granuleShard(a)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	c := sh.m[a]
+	slot := shadow.cellAt(a, sample)
+	if slot == nil {
+		return // no page: nothing recorded, and nothing to record
+	}
+	c := *slot
 	gen := gcGen.Load()
 	if c == nil {
 		if !sample {
 			return // nothing recorded, nothing to record
 		}
-		if len(sh.m) == 0 {
-			gate.Add(1) // before the insert: see gate
-			if sh.m == nil {
-				sh.m = make(map[uintptr]*cell)
-			}
-		}
 		c = &cell{gen: gen}
-		sh.m[a] = c
-		filterAdd(a, 1)
+		sh.insert(a, slot, c)
 	} else if c.gen < gen && !c.global && !c.owned() {
 		// A GC cycle completed since this history began: the granule
 		// may belong to a new object now.
@@ -199,7 +196,7 @@ func accessGranule(t *thread, a uintptr, mask uint8, site uint64, o op, sample b
 		}
 	}
 	if !sample && c.empty() {
-		sh.remove(a)
+		sh.remove(a, slot)
 	}
 	return cf, found
 }

@@ -70,7 +70,7 @@ func filterAdd(a uintptr, d int32) {
 // is small enough to be inlined into the hooks; everything else (ranges,
 // sampling periods) goes to accessSlow, which rechecks.
 func skip(addr, size uintptr) bool {
-	return sampling.Load()|filter[filterIndex(addr)].Load() == 0 && addr&7+size <= 8
+	return sampling.Load() == 0 && filter[filterIndex(addr)].Load() == 0 && addr&7+size <= 8
 }
 
 // skipRange is skip for accesses that span granules: it consults the page

@@ -43,7 +43,8 @@ func cellsAt(a uintptr) bool {
 	sh := granuleShard(a)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	return sh.m[a] != nil
+	slot := shadow.cellAt(a, false)
+	return slot != nil && *slot != nil
 }
 
 func TestPacerRules(t *testing.T) {

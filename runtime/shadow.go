@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -44,16 +45,50 @@ type entry struct {
 	atomic bool
 }
 
-const shardCount = 1 << 10
+// Cells are found through a page table indexed by address, so that a
+// lookup is three dependent loads instead of a hash table probe: a
+// region table for each 64 MiB of the address space, holding a page of
+// cell pointers for each 4 KiB that instrumented code has touched. The
+// region table is one array of uintptrs, which the garbage collector does
+// not scan and the kernel backs with memory only where it is written;
+// regions and pages are ordinary heap objects, kept alive by the lists
+// below. Addresses beyond 48 bits have no history.
+//
+// A cell's contents and its slot in a page are guarded by the lock of the
+// cell's shard, chosen by hashing the granule; regions and pages are
+// created with compare-and-swap and never freed.
+const (
+	addrBits   = 48
+	regionBits = 26
+	pageShift  = 12
+	regionLen  = 1 << (regionBits - pageShift)
+	pageLen    = 1 << (pageShift - 3)
+	shardCount = 1 << 10
+)
+
+type region [regionLen]atomic.Pointer[page]
+
+// A page holds the cell pointers of the granules of one 4 KiB page.
+type page struct {
+	base uintptr
+	c    [pageLen]*cell
+}
 
 type shard struct {
 	mu sync.Mutex
-	m  map[uintptr]*cell
-	_  [64 - unsafe.Sizeof(sync.Mutex{}) - unsafe.Sizeof(map[uintptr]*cell(nil))]byte
+	n  int // cells in the shard
+	_  [64 - unsafe.Sizeof(sync.Mutex{}) - unsafe.Sizeof(int(0))]byte
 }
 
 type shadowTable struct {
 	shards [shardCount]shard
+
+	regions []uintptr // *region by address >> regionBits, made on first use
+	once    sync.Once
+
+	mu   sync.Mutex // guards the lists, which keep regions and pages alive
+	keep []*region
+	all  []*page
 }
 
 var shadow shadowTable
@@ -65,31 +100,100 @@ func granuleShard(a uintptr) *shard {
 	return &shadow.shards[h>>(64-10)]
 }
 
+// pageOf returns the page of cell pointers for address a, creating it if
+// make is set, or nil.
+func (s *shadowTable) pageOf(a uintptr, make bool) *page {
+	if a>>addrBits != 0 {
+		return nil
+	}
+	s.once.Do(func() { s.regions = newRegionTable() })
+	// The table's words are uintptrs to the garbage collector, which
+	// therefore does not scan it; they hold *region, kept alive by keep.
+	slot := (*atomic.Pointer[region])(unsafe.Pointer(&s.regions[a>>regionBits]))
+	r := slot.Load()
+	if r == nil {
+		if !make {
+			return nil
+		}
+		s.mu.Lock()
+		if r = slot.Load(); r == nil {
+			r = new(region)
+			s.keep = append(s.keep, r)
+			slot.Store(r)
+		}
+		s.mu.Unlock()
+	}
+	ps := &r[a>>pageShift%regionLen]
+	p := ps.Load()
+	if p == nil && make {
+		s.mu.Lock()
+		if p = ps.Load(); p == nil {
+			p = &page{base: a &^ (1<<pageShift - 1)}
+			s.all = append(s.all, p)
+			ps.Store(p)
+		}
+		s.mu.Unlock()
+	}
+	return p
+}
+
+// cellAt returns the slot of granule a's cell, creating its page if make
+// is set, or nil if there is none. The caller holds a's shard lock.
+func (s *shadowTable) cellAt(a uintptr, make bool) **cell {
+	p := s.pageOf(a, make)
+	if p == nil {
+		return nil
+	}
+	return &p.c[a>>3%pageLen]
+}
+
+// pages returns the pages made so far.
+func (s *shadowTable) pages() []*page {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.all[:len(s.all):len(s.all)]
+}
+
 // sweep deletes the histories that can no longer produce a report: those
 // of non-global granules begun before the latest completed GC cycle.
 func (s *shadowTable) sweep(gen uint32) {
-	for i := range s.shards {
-		sh := &s.shards[i]
-		sh.mu.Lock()
-		for a, c := range sh.m {
-			if !c.global && c.gen < gen && !c.owned() {
-				sh.remove(a)
+	for _, p := range s.pages() {
+		for i := range p.c {
+			// An unlocked peek: a cell made concurrently is new, and
+			// nothing to sweep.
+			if (*atomic.Pointer[cell])(unsafe.Pointer(&p.c[i])).Load() == nil {
+				continue
 			}
+			a := p.base + uintptr(i)<<3
+			sh := granuleShard(a)
+			sh.mu.Lock()
+			if c := p.c[i]; c != nil && !c.global && c.gen < gen && !c.owned() {
+				sh.remove(a, &p.c[i])
+			}
+			sh.mu.Unlock()
 		}
-		if len(sh.m) == 0 {
-			sh.m = nil // let a map that grew large go
-		}
-		sh.mu.Unlock()
 	}
 }
 
-// remove deletes the cell of granule a, which must exist; sh is locked.
-func (sh *shard) remove(a uintptr) {
-	delete(sh.m, a)
+// remove deletes the cell of granule a, which must exist, from its slot;
+// sh is a's shard, locked.
+func (sh *shard) remove(a uintptr, slot **cell) {
+	*slot = nil
 	filterAdd(a, -1)
-	if len(sh.m) == 0 {
+	if sh.n--; sh.n == 0 {
 		gate.Add(-1) // after the last delete: see gate
 	}
+}
+
+// insert puts the new cell c for granule a in slot; sh is a's shard,
+// locked.
+func (sh *shard) insert(a uintptr, slot **cell, c *cell) {
+	if sh.n == 0 {
+		gate.Add(1) // before the insert: see gate
+	}
+	sh.n++
+	*slot = c
+	filterAdd(a, 1)
 }
 
 // owned reports whether the granule's history certainly belongs to the
@@ -109,7 +213,7 @@ func (s *shadowTable) cells() int {
 	for i := range s.shards {
 		sh := &s.shards[i]
 		sh.mu.Lock()
-		n += len(sh.m)
+		n += sh.n
 		sh.mu.Unlock()
 	}
 	return n
