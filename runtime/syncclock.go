@@ -8,6 +8,11 @@ package runtime
 type syncClock struct {
 	vc *vclock
 	e  epoch
+	// merged is the last frozen vclock merged into vc, known to be
+	// covered by it: vc only grows until the next store, and a frozen
+	// vclock never changes. Merging it again can skip the comparison,
+	// which costs a pass over every slot.
+	merged *vclock
 }
 
 // get returns the entry of slot t.
@@ -23,6 +28,7 @@ func (s *syncClock) get(t uint32) uint64 {
 func (s *syncClock) store(t *thread) {
 	s.vc = t.share()
 	s.e = t.epoch()
+	s.merged = s.vc
 }
 
 // merge joins t's current clock into s (Cm ← Cm ⊔ Ct). Channels,
@@ -33,12 +39,13 @@ func (s *syncClock) merge(t *thread) {
 		return
 	}
 	tv := t.share()
-	if s.vc != tv && !tv.leq(s.vc) {
+	if s.vc != tv && s.merged != tv && !tv.leq(s.vc) {
 		if s.vc == nil || s.vc.frozen.Load() {
 			s.vc = s.vc.clone(len(tv.c))
 		}
 		s.vc.join(tv)
 	}
+	s.merged = tv
 	if s.e != 0 && s.e.tid() != t.tid && s.vc.get(s.e.tid()) < s.e.clock() {
 		if s.vc == nil || s.vc.frozen.Load() {
 			s.vc = s.vc.clone(int(s.e.tid()) + 1)

@@ -21,6 +21,11 @@ type thread struct {
 
 	cache *epochCache // made at t's first sampled access
 
+	// covered holds frozen vclocks known to be covered by vc, which
+	// only grows: acquiring one of them again needs no comparison.
+	covered [4]*vclock
+	nextCov uint8
+
 	// start is the slot clock t began at: accesses recorded in t's slot
 	// at earlier clocks were made by a goroutine that held it before.
 	start uint64
@@ -99,14 +104,30 @@ func (t *thread) own(n int) {
 func (t *thread) acquire(s *syncClock) {
 	t.onSync()
 	countSync(t)
-	if s.vc != nil && s.vc != t.vc && !s.vc.leq(t.vc) {
-		t.own(len(s.vc.c))
-		t.vc.join(s.vc)
+	if s.vc != nil && s.vc != t.vc && !t.covers(s.vc) {
+		if !s.vc.leq(t.vc) {
+			t.own(len(s.vc.c))
+			t.vc.join(s.vc)
+		}
+		if s.vc.frozen.Load() {
+			t.covered[t.nextCov%uint8(len(t.covered))] = s.vc
+			t.nextCov++
+		}
 	}
 	if e := s.e; e != 0 && e.tid() != t.tid && t.vc.get(e.tid()) < e.clock() {
 		t.own(int(e.tid()) + 1)
 		t.vc.set(e.tid(), e.clock())
 	}
+}
+
+// covers reports whether v is one of the frozen vclocks t has joined.
+func (t *thread) covers(v *vclock) bool {
+	for _, c := range t.covered {
+		if c == v {
+			return true
+		}
+	}
+	return false
 }
 
 // The slot table maps tids to the thread that holds them (or last held
