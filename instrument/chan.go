@@ -273,6 +273,13 @@ func (fr *fileRewriter) rangeStmt(s *dst.RangeStmt) (pre []dst.Stmt, core dst.St
 			tmp := fr.temp("x")
 			pre = append(pre, fr.from(define([]string{tmp}, s.X), s))
 			s.X = ident(tmp)
+			if _, isSlice := under(xt).(*types.Slice); isSlice && !fr.cfg.static() && fr.readsAll(a.Body) {
+				// tmp := x; racegenrt.SliceR(tmp, site); for ... (see wholerange.go)
+				whole := exprStmt(fr.rtCall("SliceR", ident(tmp), siteLit(fr.newSite(a.X, false))))
+				pre = append(pre, fr.from(whole, s))
+				fr.blockStmt(s.Body)
+				return pre, s
+			}
 			if s.Key == nil || isBlankDst(s.Key) {
 				s.Key = ident(fr.temp("i"))
 			}

@@ -150,8 +150,9 @@ func goCmd(t *testing.T, args ...string) {
 // TestRun builds every program under testdata/run twice, as it is and
 // instrumented, runs both and compares. Lines marked // RACE must appear in
 // the race report of the instrumented program, which must then exit with
-// status 66; a program without such marks must report nothing. Lines
-// marked // PANIC must appear in the panic's traceback.
+// status 66, and lines marked // NORACE must not; a program without such
+// marks must report nothing. Lines marked // PANIC must appear in the
+// panic's traceback.
 func TestRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds programs")
@@ -205,6 +206,11 @@ func TestRun(t *testing.T) {
 						t.Errorf("race report lacks %s:\n%s", pos, iErr)
 					}
 				}
+				for _, pos := range want["NORACE"] {
+					if strings.Contains(iErr, pos+" ") || strings.Contains(iErr, pos+"\n") {
+						t.Errorf("race report names %s, which races with nothing:\n%s", pos, iErr)
+					}
+				}
 				// Functions of a command are main.F in tracebacks, for
 				// the previous access too.
 				if path := "testdata/run/" + name + "."; strings.Contains(iErr, path) {
@@ -249,7 +255,7 @@ func TestRun(t *testing.T) {
 	}
 }
 
-var markRE = regexp.MustCompile(`// (RACE|PANIC)\b`)
+var markRE = regexp.MustCompile(`// (RACE|NORACE|PANIC)\b`)
 
 // marks returns file:line of the lines of the Go files in dir marked with
 // // RACE or // PANIC, by mark.
