@@ -59,8 +59,10 @@ type watchSlot struct {
 
 var (
 	watchSlots [numWatch]watchSlot
-	// watchArmed has bit i set while slot i holds a record. It is the one
-	// word that unsampled accesses (CR, CW) and synchronization read.
+	// watchArmed has bit i set while slot i watches: from the moment its
+	// record is published and, on hardware, every event is aimed at the
+	// bytes, until it is freed. It is the one word that unsampled
+	// accesses (CR, CW) and synchronization read.
 	watchArmed atomic.Uint32
 	watchLimit atomic.Int64 // time limit in ns
 	collide    = collideBuild
@@ -70,6 +72,11 @@ var (
 var watchStats struct {
 	armed, dropped, hits, races atomic.Uint64
 }
+
+// hwArmPause, when a test sets it, runs while a hardware watchpoint is
+// being armed, before its events are aimed at the bytes: it stands for
+// the owner being preempted in the middle of arming.
+var hwArmPause func()
 
 //go:linkname nanotime runtime.nanotime
 func nanotime() int64
@@ -172,16 +179,18 @@ func sample(addr, size uintptr, site uint64, write bool) {
 	}
 	s := &watchSlots[i]
 	s.rec.Store(r)
-	watchArmed.Or(1 << i)
 	if !e.soft {
+		// The record is published first, so that a hit during the
+		// ioctls is decided against it; the slot counts as armed only
+		// once every event is aimed at the bytes.
 		if err := e.hw.arm(i, lo, n, write); err != nil {
-			watchArmed.And(^uint32(1 << i))
 			s.rec.Store(nil)
 			s.busy.Store(false)
 			watchStats.dropped.Add(1)
 			return
 		}
 	}
+	watchArmed.Or(1 << i)
 	s.busy.Store(false)
 	watchStats.armed.Add(1)
 	if e.soft {

@@ -354,6 +354,9 @@ func (h *hwWatch) arm(i int, lo, n uintptr, write bool) error {
 	if write {
 		a.bpType = hwBreakpointRW
 	}
+	if hwArmPause != nil {
+		hwArmPause()
+	}
 	for _, fd := range h.fds[i] {
 		if err := ioctl(fd, perfIocModify, uintptr(unsafe.Pointer(&a))); err != nil {
 			h.disarm(i)
