@@ -57,7 +57,8 @@ func splitGoArgs(sub string, args []string) (goArgs, error) {
 		case "race":
 			return g, fmt.Errorf("-race builds Go's own race detector; racegen replaces it")
 		}
-		if goValueFlags[name] && !hasVal {
+		// go test also takes test binary flags spelled -test.name.
+		if goValueFlags[strings.TrimPrefix(name, "test.")] && !hasVal {
 			if i+1 >= len(args) {
 				return g, fmt.Errorf("flag -%s needs a value", name)
 			}

@@ -35,6 +35,7 @@ func TestSplitGoArgs(t *testing.T) {
 		{"run", []string{"a.go", "b.go", "x"}, goArgs{patterns: []string{"a.go", "b.go"}, rest: []string{"x"}}, ""},
 		{"build", []string{"-tags", "foo,bar", "."}, goArgs{flags: []string{"-tags=foo,bar"}, patterns: []string{"."}, tags: "foo,bar"}, ""},
 		{"build", []string{"-C", "dir", "."}, goArgs{patterns: []string{"."}, dir: "dir"}, ""},
+		{"test", []string{"-test.cpuprofile", "cpu.out", "."}, goArgs{flags: []string{"-test.cpuprofile=cpu.out"}, patterns: []string{"."}}, ""},
 		{"build", []string{"-overlay=x.json"}, goArgs{}, "racegen sets -overlay"},
 		{"build", []string{"-race"}, goArgs{}, "-race builds Go's own"},
 		{"build", []string{"-o"}, goArgs{}, "needs a value"},
