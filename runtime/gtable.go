@@ -14,6 +14,9 @@ type gtable struct {
 	mu  sync.Mutex // serializes inserts and growth
 	tab atomic.Pointer[gslots]
 	n   int // keys in tab, under mu
+	// growing is odd while grow copies the table, and counts grows, so
+	// that a store without the lock can tell whether it raced with one.
+	growing atomic.Uint64
 }
 
 type gslots struct {
@@ -54,10 +57,36 @@ func (t *gtable) lookup(g uintptr) *thread {
 	}
 }
 
-// store registers th (which may be nil) for g. Stores take the table's
-// lock: they happen once per goroutine start or end, and a lock-free store
-// could be lost by a concurrent grow.
+// store registers th (which may be nil) for g. The runtime recycles g
+// structs, so once a program has warmed up almost every store finds its
+// key already in the table and only replaces the value, without the
+// table's lock: stores happen at every goroutine start and end, and that
+// lock was shared by all of them. A new key takes the lock. So does a
+// store that may have been lost to a concurrent grow, which copies the
+// table under the lock and might have read the old value.
 func (t *gtable) store(g uintptr, th *thread) {
+	if gen := t.growing.Load(); gen&1 == 0 {
+		if s := t.tab.Load(); s != nil {
+			for i := ghash(g) & s.mask; ; i = (i + 1) & s.mask {
+				k := s.keys[i].Load()
+				if k == g {
+					s.vals[i].Store(th)
+					if t.growing.Load() == gen {
+						return // no grow began before the store
+					}
+					break // a grow may have copied the old value
+				}
+				if k == 0 {
+					break
+				}
+			}
+		}
+	}
+	t.storeLocked(g, th)
+}
+
+// storeLocked is store under the table's lock.
+func (t *gtable) storeLocked(g uintptr, th *thread) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s := t.tab.Load()
@@ -81,15 +110,22 @@ func (t *gtable) store(g uintptr, th *thread) {
 	}
 }
 
+// gtabGrowPause, when set by a test, runs between a grow's copy and its
+// publication, to widen the window in which a store can race with it.
+var gtabGrowPause func()
+
 // grow returns a table twice the size of s holding s's entries and
 // publishes it. Readers of the old table still find every key: entries are
-// copied, never moved out, and stores hold the lock.
+// copied, never moved out, and inserts hold the lock; a store that only
+// replaces a value checks growing (see store).
 func (t *gtable) grow(s *gslots) *gslots {
 	size := 1024
 	if s != nil {
 		size = 2 * len(s.keys)
 	}
 	ns := newGslots(size)
+	t.growing.Add(1)
+	defer t.growing.Add(1)
 	if s != nil {
 		for i := range s.keys {
 			k := s.keys[i].Load()
@@ -104,6 +140,9 @@ func (t *gtable) grow(s *gslots) *gslots {
 				}
 			}
 		}
+	}
+	if gtabGrowPause != nil {
+		gtabGrowPause()
 	}
 	t.tab.Store(ns)
 	return ns
