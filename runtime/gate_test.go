@@ -32,17 +32,7 @@ func closeGate(t *testing.T) {
 // synchronization and go statements leave no state behind.
 func TestGateClosedRecordsNothing(t *testing.T) {
 	closeGate(t)
-	syncVars := func() int {
-		n := 0
-		for i := range syncs.shards {
-			sh := &syncs.shards[i]
-			sh.mu.Lock()
-			n += len(sh.m)
-			sh.mu.Unlock()
-		}
-		return n
-	}
-	vars := syncVars()
+	vars := SyncVars()
 	slots.mu.Lock()
 	used := slots.next
 	slots.mu.Unlock()
@@ -70,7 +60,7 @@ func TestGateClosedRecordsNothing(t *testing.T) {
 	Recv(ch)
 	Read(x, 8, 3004)
 
-	if got := syncVars(); got != vars {
+	if got := SyncVars(); got != vars {
 		t.Errorf("%d sync objects tracked after synchronizing with the gate closed, want %d", got, vars)
 	}
 	if cellsAt(x) {
