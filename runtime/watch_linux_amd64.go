@@ -55,6 +55,7 @@ const (
 	perfSampleIP        = 1 << 0
 	perfSampleTID       = 1 << 1
 	perfSampleTime      = 1 << 2
+	perfSampleAddr      = 1 << 3
 	perfSampleCallchain = 1 << 5
 	perfSampleID        = 1 << 6
 	perfSampleRegsUser  = 1 << 12
@@ -171,7 +172,7 @@ func openHW() (_ *hwWatch, err error) {
 		typ:            perfTypeBreakpoint,
 		size:           uint32(unsafe.Sizeof(perfAttr{})),
 		samplePeriod:   1,
-		sampleType:     perfSampleIP | perfSampleTID | perfSampleTime | perfSampleID | perfSampleCallchain | perfSampleRegsUser,
+		sampleType:     perfSampleIP | perfSampleTID | perfSampleTime | perfSampleAddr | perfSampleID | perfSampleCallchain | perfSampleRegsUser,
 		bits:           attrDisabled | attrInherit | attrExcludeKernel | attrExcludeHV | attrExcludeCallchainKernel | attrUseClockID,
 		wakeupEvents:   1,
 		bpType:         hwBreakpointW,
@@ -461,20 +462,22 @@ func (h *hwWatch) decide(rec []byte) {
 		}
 		return *(*uint64)(unsafe.Pointer(&rec[8+8*i]))
 	}
-	ip, when, id, nr := uintptr(word(0)), int64(word(2)), word(3), int(word(4))
-	if 8+8*(5+nr+3) > len(rec) {
+	// The fields in the order of PERF_SAMPLE_* bits: IP, TID, TIME,
+	// ADDR, ID, CALLCHAIN, REGS_USER.
+	ip, when, bp, id, nr := uintptr(word(0)), int64(word(2)), uintptr(word(3)), word(4), int(word(5))
+	if 8+8*(6+nr+3) > len(rec) {
 		return
 	}
 	chain := make([]uintptr, 0, nr)
 	for k := 0; k < nr; k++ {
-		if pc := word(5 + k); pc < ^uint64(4095) { // skip PERF_CONTEXT_* markers
+		if pc := word(6 + k); pc < ^uint64(4095) { // skip PERF_CONTEXT_* markers
 			chain = append(chain, uintptr(pc))
 		}
 	}
-	if word(5+nr) == 0 { // abi: no user registers (a kernel thread?)
+	if word(6+nr) == 0 { // abi: no user registers (a kernel thread?)
 		return
 	}
-	sp, g2 := uintptr(word(6+nr)), uintptr(word(7+nr))
+	sp, g2 := uintptr(word(7+nr)), uintptr(word(8+nr))
 
 	slot, ok := h.ids[id]
 	if !ok {
@@ -483,6 +486,15 @@ func (h *hwWatch) decide(rec []byte) {
 	r := watchSlots[slot].rec.Load()
 	if r == nil || when < r.armedAt || when > r.deadline {
 		return // a sample of an earlier arming, or past the time limit
+	}
+	if bp < r.lo || bp >= r.hi {
+		// The event that fired was aimed elsewhere: the kernel reports
+		// a breakpoint's own address as the sample address. An event
+		// the last re-aim did not reach (one inherited by a thread
+		// whose parent event could no longer be modified) still
+		// watches an earlier record's bytes, and its hit must not be
+		// taken for an access to this record's.
+		return
 	}
 	if g2 == 0 || g2 == r.g {
 		// The owner's own access (or a later goroutine on its g, which
