@@ -52,21 +52,12 @@ func (fr *fileRewriter) plainLoop(s dst.Stmt) dst.Stmt {
 	if fr.cfg.static() {
 		return nil
 	}
-	switch s := s.(type) {
-	case *dst.ForStmt:
-	case *dst.RangeStmt:
-		a, ok := fr.dec.Ast.Nodes[s].(*ast.RangeStmt)
-		if !ok {
-			return nil
-		}
-		switch fr.info.TypeOf(a.X).Underlying().(type) {
-		case *types.Chan, *types.Signature:
-			return nil
-		}
+	switch s.(type) {
+	case *dst.ForStmt, *dst.RangeStmt:
 	default:
 		return nil
 	}
-	if !fr.computesOnly(s) {
+	if !fr.computesOnly(s) { // which also rejects ranges over channels and functions
 		return nil
 	}
 	c := dst.Clone(s).(dst.Stmt)
@@ -115,25 +106,32 @@ func (fr *fileRewriter) builtinOrConversion(c *dst.CallExpr) bool {
 	if !ok {
 		return false
 	}
-	tv, ok := fr.info.Types[ast.Unparen(a.Fun)]
-	if !ok {
-		return false
-	}
-	if tv.IsType() {
-		return true
-	}
-	if !tv.IsBuiltin() {
-		return false
-	}
-	id, ok := ast.Unparen(a.Fun).(*ast.Ident)
-	if !ok {
-		return false
-	}
-	switch id.Name {
+	conv, builtin := fr.callee(a)
+	switch builtin {
+	case "":
+		return conv != nil
 	case "panic", "recover", "print", "println":
 		return false
 	}
 	return true
+}
+
+// callee tells what the call c calls: the type a conversion converts to,
+// or the name of a builtin function; neither for other calls.
+func (fr *fileRewriter) callee(c *ast.CallExpr) (conv types.Type, builtin string) {
+	fun := ast.Unparen(c.Fun)
+	tv, ok := fr.info.Types[fun]
+	switch {
+	case !ok:
+		return nil, ""
+	case tv.IsType():
+		return tv.Type, ""
+	case tv.IsBuiltin():
+		if id, ok := fun.(*ast.Ident); ok {
+			return nil, id.Name
+		}
+	}
+	return nil, ""
 }
 
 // copyOrigins gives each node of the copy c the original position of its

@@ -86,23 +86,12 @@ func (fr *fileRewriter) safeDivisorOrShift(e ast.Expr) bool {
 // safeCall reports whether c is a conversion to a basic type or a call of
 // a builtin that cannot panic.
 func (fr *fileRewriter) safeCall(c *ast.CallExpr) bool {
-	fun := ast.Unparen(c.Fun)
-	tv, ok := fr.info.Types[fun]
-	if !ok {
-		return false
-	}
-	if tv.IsType() {
-		_, basic := tv.Type.Underlying().(*types.Basic)
+	conv, builtin := fr.callee(c)
+	if conv != nil {
+		_, basic := conv.Underlying().(*types.Basic)
 		return basic
 	}
-	if !tv.IsBuiltin() {
-		return false
-	}
-	id, ok := fun.(*ast.Ident)
-	if !ok {
-		return false
-	}
-	switch id.Name {
+	switch builtin {
 	case "len", "cap", "min", "max", "real", "imag", "complex":
 		return true
 	}
