@@ -48,9 +48,10 @@ func (fr *fileRewriter) readsAll(body *ast.BlockStmt) bool {
 			}
 		case *ast.SelectorExpr:
 			// A field of a value, not through a pointer, which could be
-			// nil; or a qualified identifier.
+			// nil (Indirect reports any, x's own included); or a
+			// qualified identifier.
 			if sel, isSel := fr.info.Selections[n]; isSel {
-				ok = sel.Kind() == types.FieldVal && !sel.Indirect() && !isPointer(fr.info.TypeOf(n.X))
+				ok = sel.Kind() == types.FieldVal && !sel.Indirect()
 			} else {
 				_, ok = fr.info.Uses[n.Sel].(*types.Const)
 			}
@@ -96,9 +97,4 @@ func (fr *fileRewriter) safeCall(c *ast.CallExpr) bool {
 		return true
 	}
 	return false
-}
-
-func isPointer(t types.Type) bool {
-	_, ok := under(t).(*types.Pointer)
-	return ok
 }
