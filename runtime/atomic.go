@@ -14,20 +14,13 @@ const (
 	atomicRMW
 )
 
-// An atomicOp carries an atomic operation's object from atomicPre to
-// atomicPost.
-type atomicOp struct {
-	addr uintptr
-	sv   *syncVar // nil if the gate was closed before the operation
-}
-
 // atomicPre is called before an atomic operation on the size bytes at
 // addr: it records the operation as an atomic access and, for stores and
 // read-modify-writes, releases.
-func atomicPre(addr, size uintptr, kind int, site uint64) atomicOp {
+func atomicPre(addr, size uintptr, kind int, site uint64) syncRef {
 	if staticSync {
 		current().onSync()
-		return atomicOp{}
+		return syncRef{}
 	}
 	o := opAtomic
 	if kind != atomicLoad {
@@ -39,20 +32,16 @@ func atomicPre(addr, size uintptr, kind int, site uint64) atomicOp {
 	if kind != atomicLoad {
 		sv.releaseMerge(t)
 	}
-	return atomicOp{addr, sv}
+	return syncRef{addr, sv}
 }
 
 // atomicPost is called after the operation: loads and read-modify-writes
 // acquire. The gate is consulted again, since it may have opened between
 // the two halves, and an acquire made while it is open must be recorded.
-func atomicPost(op atomicOp, kind int) {
+func atomicPost(op syncRef, kind int) {
 	if staticSync || kind == atomicStore {
 		return // atomicPre ticked the clock, or there is nothing to acquire
 	}
 	t := syncer()
-	sv := op.sv
-	if sv == nil {
-		sv = lookupSync(t, op.addr)
-	}
-	sv.acquire(t)
+	op.object(t).acquire(t)
 }

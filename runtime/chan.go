@@ -53,10 +53,7 @@ func Close[T any](ch chan<- T, site uint64) {
 // A Chan is the detector's handle on a channel between the hook before a
 // channel operation and the hook after it. The zero Chan (for a nil
 // channel or one on the goroutine's own stack) ignores everything.
-type Chan struct {
-	addr uintptr
-	sv   *syncVar // nil if the gate was closed before the operation
-}
+type Chan struct{ ref syncRef }
 
 // ChanOf returns the address that identifies the channel ch, which must
 // hold a channel value, for ChanPreSend and ChanPreRecv.
@@ -77,7 +74,7 @@ func ChanPreSend(addr uintptr, site uint64) Chan {
 	sv := lookupSync(t, addr)
 	accessObject(addr, 1, site, opRead, sv)
 	sv.releaseMerge(t)
-	return Chan{addr, sv}
+	return Chan{syncRef{addr, sv}}
 }
 
 // ChanPreRecv is called before a receive from the channel at addr,
@@ -86,7 +83,7 @@ func ChanPreRecv(addr uintptr) Chan {
 	t := syncer()
 	sv := lookupSync(t, addr)
 	sv.releaseReverse(t)
-	return Chan{addr, sv}
+	return Chan{syncRef{addr, sv}}
 }
 
 // ChanPreClose is called before close of the channel at addr.
@@ -105,21 +102,10 @@ func (c Chan) PostRecv() { c.postRecv() }
 
 func (c Chan) postSend() {
 	t := syncer()
-	c.object(t).acquireReverse(t)
+	c.ref.object(t).acquireReverse(t)
 }
 
 func (c Chan) postRecv() {
 	t := syncer()
-	c.object(t).acquire(t)
-}
-
-// object returns the channel's syncVar for the half of the operation that
-// follows it, looking it up if the gate was closed before the operation
-// but may have opened while it blocked: the acquire must not be skipped
-// then (see gate).
-func (c Chan) object(t *thread) *syncVar {
-	if c.sv == nil {
-		return lookupSync(t, c.addr)
-	}
-	return c.sv
+	c.ref.object(t).acquire(t)
 }

@@ -25,11 +25,10 @@ const creationDepth = 16
 //
 //	g := GoFork(); go func() { GoStart(g); defer GoEnd(); f(x) }()
 func GoFork() Goroutine {
-	if !staticSync && !gateOpen() {
-		countIdleSync()
+	t := syncer()
+	if t == nil {
 		return Goroutine{fresh: true}
 	}
-	t := current()
 	if staticSync {
 		return staticFork(t)
 	}

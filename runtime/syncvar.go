@@ -191,4 +191,23 @@ func ReleaseMerge(addr uintptr) {
 	lookupSync(t, addr).releaseMerge(t)
 }
 
+// A syncRef carries a synchronization object from the hook before an
+// operation to the hook after it: the object's address and its syncVar,
+// nil if the gate was closed before the operation.
+type syncRef struct {
+	addr uintptr
+	sv   *syncVar
+}
+
+// object returns the syncVar for the half of the operation that follows
+// it, looking it up if the gate was closed before the operation but may
+// have opened while it ran or blocked: an acquire made while the gate is
+// open must not be skipped (see gate).
+func (r syncRef) object(t *thread) *syncVar {
+	if r.sv == nil {
+		return lookupSync(t, r.addr)
+	}
+	return r.sv
+}
+
 func addrOf[T any](p *T) uintptr { return uintptr(unsafe.Pointer(p)) }
