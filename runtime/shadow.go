@@ -157,17 +157,22 @@ func (s *shadowTable) pages() []*page {
 // sweep deletes the histories that can no longer produce a report: those
 // of non-global granules begun before the latest completed GC cycle.
 func (s *shadowTable) sweep(gen uint32) {
+	s.removeIf(func(c *cell) bool { return !c.global && c.gen < gen && !c.owned() })
+}
+
+// removeIf deletes every cell for which drop reports true.
+func (s *shadowTable) removeIf(drop func(*cell) bool) {
 	for _, p := range s.pages() {
 		for i := range p.c {
 			// An unlocked peek: a cell made concurrently is new, and
-			// nothing to sweep.
+			// nothing to remove.
 			if (*atomic.Pointer[cell])(unsafe.Pointer(&p.c[i])).Load() == nil {
 				continue
 			}
 			a := p.base + uintptr(i)<<3
 			sh := granuleShard(a)
 			sh.mu.Lock()
-			if c := p.c[i]; c != nil && !c.global && c.gen < gen && !c.owned() {
+			if c := p.c[i]; c != nil && drop(c) {
 				sh.remove(a, &p.c[i])
 			}
 			sh.mu.Unlock()
