@@ -137,30 +137,26 @@ func (fr *fileRewriter) callee(c *ast.CallExpr) (conv types.Type, builtin string
 // copyOrigins gives each node of the copy c the original position of its
 // counterpart in s, so that the copy gets line comments like the rest.
 func (fr *fileRewriter) copyOrigins(s, c dst.Node) {
-	var orig, copies []dst.Node
-	dst.Inspect(s, func(n dst.Node) bool {
-		if n != nil {
-			orig = append(orig, n)
-		}
-		return true
-	})
-	dst.Inspect(c, func(n dst.Node) bool {
-		if n != nil {
-			copies = append(copies, n)
-		}
-		return true
-	})
+	orig, copies := preorder(s), preorder(c)
 	if len(orig) != len(copies) {
 		return // cannot happen: Clone copies the tree node for node
 	}
 	for i, n := range copies {
-		if p := fr.originalPos(orig[i]); p.IsValid() {
-			if fr.origin == nil {
-				fr.origin = make(map[dst.Node]token.Pos)
-			}
-			fr.origin[n] = p
-		}
+		fr.from(n, orig[i])
 	}
+}
+
+// preorder lists the nodes of the tree at n in the order Inspect visits
+// them.
+func preorder(n dst.Node) []dst.Node {
+	var ns []dst.Node
+	dst.Inspect(n, func(m dst.Node) bool {
+		if m != nil {
+			ns = append(ns, m)
+		}
+		return true
+	})
+	return ns
 }
 
 // versioned returns the statement that runs plain while the detector is
