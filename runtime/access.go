@@ -33,7 +33,7 @@ const (
 )
 
 // A conflict is the earlier access of a race, copied out of its cell so
-// that the report can be written without holding the shard lock.
+// that the report can be written without holding the page's lock.
 type conflict struct {
 	prev  epoch
 	site  uint64
@@ -112,17 +112,33 @@ func accessSlow(addr, size uintptr, site uint64, o op, obj *syncVar) {
 	e := t.epoch()
 	end := addr + size
 	reported := false
-	for a := addr &^ 7; a < end; a += 8 {
-		mask := granuleMask(a, addr, end)
-		if cache != nil {
-			if cache.covered(a, e, mask, write) {
-				continue
-			}
-			cache.note(a, e, mask, write)
+	for a := addr &^ 7; a < end; {
+		// A page at a time, under its lock; races are reported after it
+		// is released.
+		lim := min(end, a&^(pageBytes-1)+pageBytes)
+		p := shadow.pageOf(a, sample)
+		if p == nil {
+			a = lim // nothing recorded there, and nothing to record
+			continue
 		}
-		cf, ok := accessGranule(t, a, mask, site, o, sample, obj)
-		if ok && !reported {
-			reported = reportRace(t, addr, size, site, write, cf)
+		var first conflict
+		found := false
+		p.mu.Lock()
+		for ; a < lim; a += 8 {
+			mask := granuleMask(a, addr, end)
+			if cache != nil {
+				if cache.covered(a, e, mask, write) {
+					continue
+				}
+				cache.note(a, e, mask, write)
+			}
+			if cf, ok := accessGranule(t, p, a, mask, site, o, sample, obj); ok && !found {
+				first, found = cf, true
+			}
+		}
+		p.mu.Unlock()
+		if found && !reported {
+			reported = reportRace(t, addr, size, site, write, first)
 		}
 	}
 }
@@ -144,15 +160,11 @@ func granuleMask(a, lo, hi uintptr) uint8 {
 // sampling period, and Pacer's Algorithms 12 and 13 outside one, which
 // check the access against the history but then only discard what
 // FastTrack would have overwritten.
-func accessGranule(t *thread, a uintptr, mask uint8, site uint64, o op, sample bool, obj *syncVar) (cf conflict, found bool) {
+//
+// a lies in p, whose lock the caller holds.
+func accessGranule(t *thread, p *page, a uintptr, mask uint8, site uint64, o op, sample bool, obj *syncVar) (cf conflict, found bool) {
 	write, atomic := o&opWrite != 0, o&opAtomic != 0
-	sh := granuleShard(a)
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	slot := shadow.cellAt(a, sample)
-	if slot == nil {
-		return // no page: nothing recorded, and nothing to record
-	}
+	slot := p.slot(a)
 	c := *slot
 	gen := gcGen.Load()
 	if c == nil {
@@ -160,7 +172,7 @@ func accessGranule(t *thread, a uintptr, mask uint8, site uint64, o op, sample b
 			return // nothing recorded, nothing to record
 		}
 		c = &cell{gen: gen}
-		sh.insert(a, slot, c)
+		p.insert(a, slot, c)
 	} else if c.gen < gen && !c.global && !c.owned() {
 		// A GC cycle completed since this history began: the granule
 		// may belong to a new object now.
@@ -196,7 +208,7 @@ func accessGranule(t *thread, a uintptr, mask uint8, site uint64, o op, sample b
 		}
 	}
 	if !sample && c.empty() {
-		sh.remove(a, slot)
+		p.remove(a, slot)
 	}
 	return cf, found
 }

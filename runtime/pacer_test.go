@@ -40,11 +40,13 @@ func heapWord() uintptr {
 var pacerKeep []*uint64
 
 func cellsAt(a uintptr) bool {
-	sh := granuleShard(a)
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	slot := shadow.cellAt(a, false)
-	return slot != nil && *slot != nil
+	p := shadow.pageOf(a, false)
+	if p == nil {
+		return false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return *p.slot(a) != nil
 }
 
 func TestPacerRules(t *testing.T) {

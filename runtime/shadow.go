@@ -7,11 +7,11 @@ import (
 )
 
 // The shadow is the access history of memory: one cell per 8-byte granule
-// that instrumented code has accessed, in a hash table split into shards
-// that each have their own lock. A cell holds FastTrack's write epoch and
-// read epoch or read set. Each epoch comes with a byte mask of the
-// granule's bytes it covers, so that neighbouring byte-sized fields
-// accessed by different goroutines do not look like one location.
+// that instrumented code has accessed, found through a page table. A cell
+// holds FastTrack's write epoch and read epoch or read set. Each epoch
+// comes with a byte mask of the granule's bytes it covers, so that
+// neighbouring byte-sized fields accessed by different goroutines do not
+// look like one location.
 type cell struct {
 	gen    uint32 // GC cycle count (lower bound) when this history began
 	global bool   // the granule belongs to a global variable
@@ -54,35 +54,33 @@ type entry struct {
 // regions and pages are ordinary heap objects, kept alive by the lists
 // below. Addresses beyond 48 bits have no history.
 //
-// A cell's contents and its slot in a page are guarded by the lock of the
-// cell's shard, chosen by hashing the granule; regions and pages are
-// created with compare-and-swap and never freed.
+// A cell's contents and its slot are guarded by its page's lock; regions
+// and pages are created with compare-and-swap and never freed. One lock
+// per page, rather than locks chosen by hashing the granule, keeps the
+// lock in the cache of the core that is working through the page (a
+// goroutine's accesses are mostly to nearby memory, and two goroutines
+// rarely work in one 4 KiB page at once), and lets an access to a range
+// take it once per page rather than once per granule.
 const (
 	addrBits   = 48
 	regionBits = 26
 	pageShift  = 12
+	pageBytes  = 1 << pageShift
 	regionLen  = 1 << (regionBits - pageShift)
-	pageLen    = 1 << (pageShift - 3)
-	shardCount = 1 << 10
+	pageLen    = pageBytes >> 3
 )
 
 type region [regionLen]atomic.Pointer[page]
 
 // A page holds the cell pointers of the granules of one 4 KiB page.
 type page struct {
+	mu   sync.Mutex
+	n    int // cells in the page, guarded by mu
 	base uintptr
 	c    [pageLen]*cell
 }
 
-type shard struct {
-	mu sync.Mutex
-	n  int // cells in the shard
-	_  [64 - unsafe.Sizeof(sync.Mutex{}) - unsafe.Sizeof(int(0))]byte
-}
-
 type shadowTable struct {
-	shards [shardCount]shard
-
 	regions []uintptr // *region by address >> regionBits, made on first use
 	once    sync.Once
 
@@ -92,13 +90,6 @@ type shadowTable struct {
 }
 
 var shadow shadowTable
-
-func granuleShard(a uintptr) *shard {
-	h := a >> 3
-	h ^= h >> 17
-	h *= 0x9e3779b97f4a7c15
-	return &shadow.shards[h>>(64-10)]
-}
 
 // pageOf returns the page of cell pointers for address a, creating it if
 // make is set, or nil.
@@ -128,7 +119,7 @@ func (s *shadowTable) pageOf(a uintptr, make bool) *page {
 	if p == nil && make {
 		s.mu.Lock()
 		if p = ps.Load(); p == nil {
-			p = &page{base: a &^ (1<<pageShift - 1)}
+			p = &page{base: a &^ (pageBytes - 1)}
 			s.all = append(s.all, p)
 			ps.Store(p)
 		}
@@ -137,15 +128,9 @@ func (s *shadowTable) pageOf(a uintptr, make bool) *page {
 	return p
 }
 
-// cellAt returns the slot of granule a's cell, creating its page if make
-// is set, or nil if there is none. The caller holds a's shard lock.
-func (s *shadowTable) cellAt(a uintptr, make bool) **cell {
-	p := s.pageOf(a, make)
-	if p == nil {
-		return nil
-	}
-	return &p.c[a>>3%pageLen]
-}
+// slot returns the slot of granule a's cell, which must lie in p. The
+// caller holds p's lock.
+func (p *page) slot(a uintptr) **cell { return &p.c[a>>3%pageLen] }
 
 // pages returns the pages made so far.
 func (s *shadowTable) pages() []*page {
@@ -163,40 +148,35 @@ func (s *shadowTable) sweep(gen uint32) {
 // removeIf deletes every cell for which drop reports true.
 func (s *shadowTable) removeIf(drop func(*cell) bool) {
 	for _, p := range s.pages() {
-		for i := range p.c {
-			// An unlocked peek: a cell made concurrently is new, and
-			// nothing to remove.
-			if (*atomic.Pointer[cell])(unsafe.Pointer(&p.c[i])).Load() == nil {
-				continue
+		p.mu.Lock()
+		if p.n != 0 {
+			for i, c := range p.c {
+				if c != nil && drop(c) {
+					p.remove(p.base+uintptr(i)<<3, &p.c[i])
+				}
 			}
-			a := p.base + uintptr(i)<<3
-			sh := granuleShard(a)
-			sh.mu.Lock()
-			if c := p.c[i]; c != nil && drop(c) {
-				sh.remove(a, &p.c[i])
-			}
-			sh.mu.Unlock()
 		}
+		p.mu.Unlock()
 	}
 }
 
-// remove deletes the cell of granule a, which must exist, from its slot;
-// sh is a's shard, locked.
-func (sh *shard) remove(a uintptr, slot **cell) {
+// remove deletes the cell of granule a, which must exist, from its slot
+// in p, whose lock the caller holds.
+func (p *page) remove(a uintptr, slot **cell) {
 	*slot = nil
 	filterAdd(a, -1)
-	if sh.n--; sh.n == 0 {
+	if p.n--; p.n == 0 {
 		gate.Add(-1) // after the last delete: see gate
 	}
 }
 
-// insert puts the new cell c for granule a in slot; sh is a's shard,
-// locked.
-func (sh *shard) insert(a uintptr, slot **cell, c *cell) {
-	if sh.n == 0 {
+// insert puts the new cell c for granule a in its slot in p, whose lock
+// the caller holds.
+func (p *page) insert(a uintptr, slot **cell, c *cell) {
+	if p.n == 0 {
 		gate.Add(1) // before the insert: see gate
 	}
-	sh.n++
+	p.n++
 	*slot = c
 	filterAdd(a, 1)
 }
@@ -215,11 +195,10 @@ func (c *cell) owned() bool {
 // cells returns the number of granules with history, for tests.
 func (s *shadowTable) cells() int {
 	n := 0
-	for i := range s.shards {
-		sh := &s.shards[i]
-		sh.mu.Lock()
-		n += sh.n
-		sh.mu.Unlock()
+	for _, p := range s.pages() {
+		p.mu.Lock()
+		n += p.n
+		p.mu.Unlock()
 	}
 	return n
 }

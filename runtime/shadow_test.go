@@ -7,9 +7,6 @@ import "testing"
 // reach have no history.
 func TestPageTable(t *testing.T) {
 	a := heapWord()
-	sh := granuleShard(a)
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
 	p := shadow.pageOf(a, true)
 	if p == nil || p.base != a&^4095 {
 		t.Fatalf("pageOf(%#x) = %v, want a page at %#x", a, p, a&^4095)
@@ -17,14 +14,14 @@ func TestPageTable(t *testing.T) {
 	if q := shadow.pageOf(a&^4095+4088, false); q != p {
 		t.Errorf("the last granule of the page has page %p, want %p", q, p)
 	}
-	if got, want := shadow.cellAt(a, false), &p.c[a>>3%pageLen]; got != want {
-		t.Errorf("cellAt = %p, want %p", got, want)
+	if got, want := p.slot(a+7), &p.c[a>>3%pageLen]; got != want {
+		t.Errorf("slot(%#x) = %p, want %p", a+7, got, want)
 	}
 	const unused = 0x1000 // the second page of the address space is never mapped
 	if shadow.pageOf(unused, false) != nil {
 		t.Errorf("pageOf without make made a page")
 	}
-	if shadow.cellAt(1<<addrBits, true) != nil {
-		t.Errorf("cellAt beyond %d bits = non-nil", addrBits)
+	if shadow.pageOf(1<<addrBits, true) != nil {
+		t.Errorf("pageOf beyond %d bits = non-nil", addrBits)
 	}
 }
