@@ -232,6 +232,10 @@ func (fr *fileRewriter) stmt1(s dst.Stmt) []dst.Stmt {
 		}
 	case *dst.ForStmt, *dst.RangeStmt, *dst.SelectStmt, *dst.SwitchStmt, *dst.TypeSwitchStmt:
 		plain := fr.plainLoop(s) // before s is rewritten
+		var counted *countedLoop
+		if plain != nil {
+			counted = fr.countedLoop(s) // see hoist.go
+		}
 		pre, core := fr.compound(s)
 		out := core
 		if len(pre) > 0 {
@@ -241,7 +245,7 @@ func (fr *fileRewriter) stmt1(s dst.Stmt) []dst.Stmt {
 			out = fr.from(b, core)
 		}
 		if plain != nil {
-			out = fr.versioned(plain, out)
+			out = fr.versioned(plain, out, counted)
 		}
 		return []dst.Stmt{out}
 	case *dst.LabeledStmt:

@@ -161,8 +161,9 @@ func preorder(n dst.Node) []dst.Node {
 
 // versioned returns the statement that runs plain while the detector is
 // idle and rewritten otherwise, or rewritten itself if its rewrite calls
-// anything but access hooks, or nothing.
-func (fr *fileRewriter) versioned(plain, rewritten dst.Stmt) dst.Stmt {
+// anything but access hooks, or nothing. If counted is not nil, the loop
+// runs with hooks hoisted before it when it can (see hoist.go).
+func (fr *fileRewriter) versioned(plain, rewritten dst.Stmt, counted *countedLoop) dst.Stmt {
 	only, hooks := true, 0
 	dst.Inspect(rewritten, func(n dst.Node) bool {
 		if c, ok := n.(*dst.CallExpr); ok {
@@ -181,6 +182,9 @@ func (fr *fileRewriter) versioned(plain, rewritten dst.Stmt) dst.Stmt {
 	var els dst.Stmt = rewritten
 	if _, ok := rewritten.(*dst.BlockStmt); !ok {
 		els = block(rewritten)
+	}
+	if counted != nil {
+		els = fr.hoisted(counted, els)
 	}
 	v := &dst.IfStmt{
 		Cond: fr.rtCall("Idle"),

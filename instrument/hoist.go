@@ -1,0 +1,711 @@
+package instrument
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/dave/dst"
+)
+
+// Hoisting the hooks of counted loops. Loop versioning (version.go) makes
+// a loop free while the detector is idle, but at a full sampling rate
+// every element a counted loop touches still costs a hook, and in an
+// inner loop such as
+//
+//	for j := j0; j < min(j0+bs, n); j++ {
+//		c.A[i*n+j] += aik * b.A[k*n+j]
+//	}
+//
+// the hooks cost many times the loop's own work. When every access of
+// the body is to the element v+inv (or inv+v, v-inv, v) of a container
+// that does not change in the loop, the elements a run of the loop
+// touches are known before it starts: a contiguous range of each
+// container, given by the loop's first and last values of v. So the loop
+// gets a third copy:
+//
+//	if racegenrt.Idle() {
+//		plain loop
+//	} else if lo, hi := j0, min(j0+bs, n); lo < hi && c != nil && b != nil && <each range within its container> {
+//		racegenrt.SliceR((*racegenrt.R(&b.A, s1))[k*n+lo:k*n+hi], s2)
+//		racegenrt.SliceW((*racegenrt.R(&c.A, s3))[i*n+lo:i*n+hi], s4)
+//		plain loop
+//	} else {
+//		instrumented loop
+//	}
+//
+// The range hooks record exactly the accesses the loop makes, in the same
+// epoch: the body has no synchronization, so nothing orders one of its
+// accesses differently from another, and recording them before the loop
+// rather than during it changes no verdict. Each hook has the site of the
+// access it stands for and the line of that access, so reports point at
+// it. Exactness needs three things that the conditions below provide:
+//
+//   - Every hoisted access happens in every iteration: none is under an
+//     if, or the right of && or ||, and the body cannot leave an
+//     iteration early (no break, continue, return, goto or panic).
+//   - The loop cannot panic once the condition holds: every index
+//     expression of the body, hooked or not, is in the range checked, the
+//     pointers its containers are reached through are not nil, and
+//     nothing else in the body can panic (division and shifts only by
+//     safe constants, conversions between basic types, pure builtins).
+//     When the condition fails, the instrumented loop runs and panics, or
+//     not, as the original does; so does a loop that runs zero times,
+//     which gets no hook.
+//   - The ranges are those the loop touches: v is a local int that only
+//     the loop's post statement changes, the bound and the offsets are
+//     made of constants and locals of this goroutine that the body does
+//     not assign, and the containers are reached through variables the
+//     body does not assign; the body writes only such locals and elements
+//     of basic type, which cannot be a container's header or a pointer
+//     leading to it.
+//
+// The condition and the range bounds are computed without overflow: the
+// first index s is computed as the body computes it (wrapping as it
+// does), and the loop stays within x if uint(s) <= uint(len(x)) and
+// uint(hi-lo) <= uint(len(x)-s), which, with lo < hi, are exact. For
+// v <= bound, hi is bound+1, which wraps for the largest int and then
+// fails lo < hi, leaving such a loop to the instrumented copy.
+//
+// A program whose containers are reached through shared memory that
+// another goroutine writes during the loop (say c.A, while the loop runs)
+// races on that memory, and the hook of its read reports it; the ranges
+// are then those of the values the condition read.
+
+// maxHoisted bounds the accesses of a hoisted loop, which each add to
+// its condition.
+const maxHoisted = 16
+
+// A countedLoop is a loop whose access hooks can be hoisted: what the
+// third copy needs, taken before the loop is rewritten.
+type countedLoop struct {
+	loop   dst.Stmt // the original loop, for positions
+	plain  dst.Stmt // a copy of it without hooks
+	v      *types.Var
+	init   dst.Expr // copies of the initial value and of the bound
+	bound  dst.Expr
+	incl   bool          // the condition is v <= bound
+	ptrs   []dst.Expr    // copies of the pointers the containers are reached through
+	access []*loopAccess // in source order
+
+	// For the analysis.
+	fr   *fileRewriter
+	sets map[types.Object]bool // variables the body assigns
+	seen map[string]bool       // pointers in ptrs, by text
+}
+
+// A loopAccess is an index expression x[e] of the body.
+type loopAccess struct {
+	ix    *ast.IndexExpr
+	write bool
+	base  dst.Expr // a copy of x, for len(x)
+	// The index is v op inv, or inv op v if invFirst; inv is nil for v
+	// alone.
+	inv      dst.Expr
+	op       token.Token
+	invFirst bool
+}
+
+// countedLoop returns what hoisting the hooks of the loop s needs, or
+// nil if s is not a counted loop whose accesses can all be hoisted. It
+// must be called before s is rewritten, and only for loops that loop
+// versioning accepts (computesOnly), whose checks it does not repeat.
+func (fr *fileRewriter) countedLoop(s dst.Stmt) *countedLoop {
+	ds, ok := s.(*dst.ForStmt)
+	if !ok {
+		return nil
+	}
+	a, ok := fr.dec.Ast.Nodes[ds].(*ast.ForStmt)
+	if !ok || a.Init == nil || a.Cond == nil || a.Post == nil {
+		return nil
+	}
+	if !fr.universal(a.Pos(), "len") || !fr.universal(a.Pos(), "uint") {
+		return nil // the condition's builtins are shadowed
+	}
+	h := &countedLoop{loop: s, fr: fr, sets: assignedIn(fr.info, a.Body), seen: map[string]bool{}}
+
+	// for v := init; v < bound; v++ (or v <= bound, v += 1)
+	init, ok := a.Init.(*ast.AssignStmt)
+	if !ok || init.Tok != token.DEFINE || len(init.Lhs) != 1 || len(init.Rhs) != 1 {
+		return nil
+	}
+	id, ok := init.Lhs[0].(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	h.v, ok = fr.info.Defs[id].(*types.Var)
+	if !ok || !types.Identical(h.v.Type(), types.Typ[types.Int]) || fr.shared[h.v] || h.sets[h.v] {
+		return nil
+	}
+	cond, ok := a.Cond.(*ast.BinaryExpr)
+	if !ok || (cond.Op != token.LSS && cond.Op != token.LEQ) || !h.isV(cond.X) {
+		return nil
+	}
+	h.incl = cond.Op == token.LEQ
+	switch p := a.Post.(type) {
+	case *ast.IncDecStmt:
+		ok = p.Tok == token.INC && h.isV(p.X)
+	case *ast.AssignStmt:
+		ok = p.Tok == token.ADD_ASSIGN && len(p.Lhs) == 1 && h.isV(p.Lhs[0]) && isConstOne(fr.info, p.Rhs[0])
+	default:
+		ok = false
+	}
+	if !ok || !h.inv(init.Rhs[0]) || !h.inv(cond.Y) {
+		return nil
+	}
+	for _, st := range a.Body.List {
+		if !h.stmt(st, false) {
+			return nil
+		}
+	}
+	if len(h.access) == 0 || len(h.access) > maxHoisted {
+		return nil
+	}
+	h.init, h.bound = fr.copyExpr(init.Rhs[0]), fr.copyExpr(cond.Y)
+	for _, acc := range h.access {
+		acc.base = fr.copyExpr(acc.ix.X)
+	}
+	h.plain = dst.Clone(s).(dst.Stmt)
+	fr.copyOrigins(s, h.plain)
+	return h
+}
+
+// universal reports whether name means the predeclared object at pos.
+func (fr *fileRewriter) universal(pos token.Pos, name string) bool {
+	scope := fr.pkg.Scope().Innermost(pos)
+	if scope == nil {
+		return false
+	}
+	_, obj := scope.LookupParent(name, pos)
+	return obj != nil && obj == types.Universe.Lookup(name)
+}
+
+// copyExpr returns a copy of the dst expression of a, made before a is
+// rewritten, without the decorations around it.
+func (fr *fileRewriter) copyExpr(a ast.Expr) dst.Expr {
+	c := dst.Clone(fr.dec.Dst.Nodes[a]).(dst.Expr)
+	*c.Decorations() = dst.NodeDecs{}
+	return c
+}
+
+// assignedIn returns the variables that body declares or assigns.
+func assignedIn(info *types.Info, body *ast.BlockStmt) map[types.Object]bool {
+	sets := make(map[types.Object]bool)
+	mark := func(e ast.Expr) {
+		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+			if obj := info.ObjectOf(id); obj != nil {
+				sets[obj] = true
+			}
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				mark(l)
+			}
+		case *ast.IncDecStmt:
+			mark(n.X)
+		case *ast.ValueSpec:
+			for _, id := range n.Names {
+				mark(id)
+			}
+		case *ast.RangeStmt:
+			if n.Key != nil {
+				mark(n.Key)
+			}
+			if n.Value != nil {
+				mark(n.Value)
+			}
+		}
+		return true
+	})
+	return sets
+}
+
+func isConstOne(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	return ok && tv.Value != nil && tv.Value.String() == "1"
+}
+
+// isV reports whether e is the loop variable.
+func (h *countedLoop) isV(e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	return ok && h.fr.info.Uses[id] == h.v
+}
+
+// plainLocal reports whether v is a local variable of this goroutine
+// only, whose accesses get no hook.
+func (h *countedLoop) plainLocal(v *types.Var) bool {
+	return !v.IsField() && !isGlobal(v) && !h.fr.shared[v]
+}
+
+// stmt checks a statement of the body; cond means that it may not run in
+// every iteration.
+func (h *countedLoop) stmt(s ast.Stmt, cond bool) bool {
+	fr := h.fr
+	switch s := s.(type) {
+	case *ast.EmptyStmt:
+		return true
+	case *ast.BlockStmt:
+		for _, t := range s.List {
+			if !h.stmt(t, cond) {
+				return false
+			}
+		}
+		return true
+	case *ast.IfStmt:
+		if s.Init != nil && !h.stmt(s.Init, cond) || !h.expr(s.Cond, cond) {
+			return false
+		}
+		if !h.stmt(s.Body, true) {
+			return false
+		}
+		return s.Else == nil || h.stmt(s.Else, true)
+	case *ast.IncDecStmt:
+		return h.target(s.X, cond)
+	case *ast.AssignStmt:
+		switch s.Tok {
+		case token.DEFINE:
+			for _, l := range s.Lhs {
+				id, ok := l.(*ast.Ident)
+				if !ok {
+					return false
+				}
+				if v, ok := fr.info.ObjectOf(id).(*types.Var); ok && !h.plainLocal(v) {
+					return false
+				}
+			}
+		case token.QUO_ASSIGN, token.REM_ASSIGN, token.SHL_ASSIGN, token.SHR_ASSIGN:
+			if !h.safeOp(s.Tok, s.Lhs[0], s.Rhs[0]) || !h.target(s.Lhs[0], cond) {
+				return false
+			}
+		default:
+			for _, l := range s.Lhs {
+				if !h.target(l, cond) {
+					return false
+				}
+			}
+		}
+		if len(s.Lhs) != len(s.Rhs) {
+			return false // v, ok = m[k] and the like
+		}
+		for _, r := range s.Rhs {
+			if !h.expr(r, cond) {
+				return false
+			}
+		}
+		return true
+	case *ast.DeclStmt:
+		g, ok := s.Decl.(*ast.GenDecl)
+		if !ok {
+			return false
+		}
+		switch g.Tok {
+		case token.CONST:
+			return true
+		case token.VAR:
+			for _, spec := range g.Specs {
+				vs := spec.(*ast.ValueSpec)
+				for _, id := range vs.Names {
+					if v, ok := fr.info.Defs[id].(*types.Var); ok && !h.plainLocal(v) {
+						return false
+					}
+				}
+				if len(vs.Values) != 0 && len(vs.Values) != len(vs.Names) {
+					return false
+				}
+				for _, e := range vs.Values {
+					if !h.expr(e, cond) {
+						return false
+					}
+				}
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// target checks the target of an assignment or ++: a local of this
+// goroutine, the blank identifier, or an element the loop may hoist.
+func (h *countedLoop) target(e ast.Expr, cond bool) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		if e.Name == "_" {
+			return true
+		}
+		v, ok := h.fr.info.Uses[e].(*types.Var)
+		return ok && v != h.v && h.plainLocal(v)
+	case *ast.IndexExpr:
+		return !cond && h.index(e, true)
+	}
+	return false
+}
+
+// safeOp reports whether the operation x op y cannot panic: a division of
+// floating-point or complex numbers, or a division, remainder or shift by
+// a safe constant (or a shift by an unsigned count).
+func (h *countedLoop) safeOp(op token.Token, x, y ast.Expr) bool {
+	switch op {
+	case token.QUO, token.QUO_ASSIGN:
+		if b, ok := under(h.fr.typeOf(x)).(*types.Basic); ok && b.Info()&(types.IsFloat|types.IsComplex) != 0 {
+			return true
+		}
+	case token.SHL, token.SHR, token.SHL_ASSIGN, token.SHR_ASSIGN:
+		if b, ok := under(h.fr.typeOf(y)).(*types.Basic); ok && b.Info()&types.IsUnsigned != 0 {
+			return true
+		}
+	case token.REM, token.REM_ASSIGN:
+	default:
+		return true
+	}
+	return h.fr.safeDivisorOrShift(y)
+}
+
+// expr checks an expression of the body whose value is used.
+func (h *countedLoop) expr(e ast.Expr, cond bool) bool {
+	fr := h.fr
+	if tv, ok := fr.info.Types[e]; ok && tv.Value != nil {
+		return true
+	}
+	switch e := e.(type) {
+	case *ast.Ident:
+		switch obj := fr.info.Uses[e].(type) {
+		case *types.Var:
+			return h.plainLocal(obj)
+		case *types.Nil:
+			return true
+		}
+	case *ast.ParenExpr:
+		return h.expr(e.X, cond)
+	case *ast.UnaryExpr:
+		switch e.Op {
+		case token.SUB, token.ADD, token.XOR, token.NOT:
+			return h.expr(e.X, cond)
+		}
+	case *ast.BinaryExpr:
+		if !h.safeOp(e.Op, e.X, e.Y) || !h.expr(e.X, cond) {
+			return false
+		}
+		return h.expr(e.Y, cond || e.Op == token.LAND || e.Op == token.LOR)
+	case *ast.SelectorExpr:
+		// A field of a local struct value.
+		sel, ok := fr.info.Selections[e]
+		return ok && sel.Kind() == types.FieldVal && !sel.Indirect() && h.localPlace(e.X)
+	case *ast.CallExpr:
+		return h.call(e, func(a ast.Expr) bool { return h.expr(a, cond) })
+	case *ast.IndexExpr:
+		return !cond && h.index(e, false)
+	}
+	return false
+}
+
+// localPlace reports whether e is a local of this goroutine or a field of
+// one, not through a pointer.
+func (h *countedLoop) localPlace(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.ParenExpr:
+		return h.localPlace(e.X)
+	case *ast.Ident:
+		v, ok := h.fr.info.Uses[e].(*types.Var)
+		return ok && h.plainLocal(v)
+	case *ast.SelectorExpr:
+		sel, ok := h.fr.info.Selections[e]
+		return ok && sel.Kind() == types.FieldVal && !sel.Indirect() && h.localPlace(e.X)
+	}
+	return false
+}
+
+// call checks a call in the body or in an invariant: a conversion between
+// basic types or a builtin that computes, with operands that sub accepts.
+func (h *countedLoop) call(c *ast.CallExpr, sub func(ast.Expr) bool) bool {
+	fr := h.fr
+	if c.Ellipsis.IsValid() {
+		return false
+	}
+	conv, builtin := fr.callee(c)
+	switch {
+	case conv != nil:
+		if len(c.Args) != 1 {
+			return false
+		}
+		_, to := under(conv).(*types.Basic)
+		_, from := under(fr.typeOf(c.Args[0])).(*types.Basic)
+		if !to || !from {
+			return false
+		}
+	case builtin == "len" || builtin == "cap":
+		switch under(fr.typeOf(c.Args[0])).(type) {
+		case *types.Slice, *types.Array, *types.Basic:
+		default:
+			return false
+		}
+	case builtin == "min" || builtin == "max" || builtin == "real" || builtin == "imag" || builtin == "complex":
+	default:
+		return false
+	}
+	for _, a := range c.Args {
+		if !sub(a) {
+			return false
+		}
+	}
+	return true
+}
+
+// inv reports whether e is loop-invariant and can be computed again
+// without effects or panics: constants and locals of this goroutine that
+// the body does not assign, combined by operators that cannot panic and
+// pure builtins.
+func (h *countedLoop) inv(e ast.Expr) bool {
+	fr := h.fr
+	if tv, ok := fr.info.Types[e]; ok && tv.Value != nil {
+		return true
+	}
+	switch e := e.(type) {
+	case *ast.Ident:
+		v, ok := fr.info.Uses[e].(*types.Var)
+		return ok && v != h.v && h.plainLocal(v) && !h.sets[v]
+	case *ast.ParenExpr:
+		return h.inv(e.X)
+	case *ast.UnaryExpr:
+		switch e.Op {
+		case token.SUB, token.ADD, token.XOR:
+			return h.inv(e.X)
+		}
+	case *ast.BinaryExpr:
+		return h.safeOp(e.Op, e.X, e.Y) && h.inv(e.X) && h.inv(e.Y)
+	case *ast.SelectorExpr:
+		sel, ok := fr.info.Selections[e]
+		return ok && sel.Kind() == types.FieldVal && !sel.Indirect() && h.inv(e.X)
+	case *ast.CallExpr:
+		return h.call(e, h.inv)
+	}
+	return false
+}
+
+// index checks the access x[e] of the body, written or read, and records
+// it: e must be v, v+inv, inv+v or v-inv, and x a container the loop
+// does not change.
+func (h *countedLoop) index(e *ast.IndexExpr, write bool) bool {
+	fr := h.fr
+	xt := fr.typeOf(e.X)
+	if tv, ok := fr.info.Types[e.Index]; !ok || tv.IsType() || xt == nil || hasTypeParam(xt) {
+		return false
+	}
+	switch t := xt.Underlying().(type) {
+	case *types.Slice, *types.Array:
+	case *types.Basic:
+		if t.Info()&types.IsString == 0 {
+			return false
+		}
+	default:
+		return false
+	}
+	if write {
+		// An element written is not a container's header or a pointer
+		// to one (see above).
+		if _, basic := under(fr.typeOf(e)).(*types.Basic); !basic {
+			return false
+		}
+	}
+	acc := &loopAccess{ix: e, write: write}
+	switch x := ast.Unparen(e.Index).(type) {
+	case *ast.Ident:
+		if !h.isV(x) {
+			return false
+		}
+	case *ast.BinaryExpr:
+		acc.op = x.Op
+		switch {
+		case (x.Op == token.ADD || x.Op == token.SUB) && h.isV(x.X) && h.inv(x.Y):
+			acc.inv = fr.copyExpr(x.Y)
+		case x.Op == token.ADD && h.isV(x.Y) && h.inv(x.X):
+			acc.inv, acc.invFirst = fr.copyExpr(x.X), true
+		default:
+			return false
+		}
+	default:
+		return false
+	}
+	if !h.container(e.X) {
+		return false
+	}
+	h.access = append(h.access, acc)
+	return true
+}
+
+// container checks the container x of an access: a variable the body
+// does not assign, or a field of one, directly or through pointers, each
+// of which the condition checks for nil.
+func (h *countedLoop) container(x ast.Expr) bool {
+	fr := h.fr
+	switch x := x.(type) {
+	case *ast.ParenExpr:
+		return h.container(x.X)
+	case *ast.Ident:
+		v, ok := fr.info.Uses[x].(*types.Var)
+		return ok && v != h.v && !v.IsField() && !h.sets[v]
+	case *ast.SelectorExpr:
+		sel, ok := fr.info.Selections[x]
+		if !ok {
+			_, ok := fr.info.Uses[x.Sel].(*types.Var) // a package's variable
+			return ok
+		}
+		if sel.Kind() != types.FieldVal || len(sel.Index()) != 1 {
+			return false
+		}
+		if !h.container(x.X) {
+			return false
+		}
+		if _, ptr := underPointer(fr.typeOf(x.X)); ptr {
+			if key := types.ExprString(x.X); !h.seen[key] {
+				h.seen[key] = true
+				h.ptrs = append(h.ptrs, fr.copyExpr(x.X))
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// hoisted returns the copy of the loop h whose hooks run before it, if
+// its condition holds, and els otherwise.
+func (fr *fileRewriter) hoisted(h *countedLoop, els dst.Stmt) dst.Stmt {
+	lo, hi := fr.temp("lo"), fr.temp("hi")
+	bound := dst.Clone(h.bound).(dst.Expr)
+	if h.incl {
+		bound = &dst.BinaryExpr{X: bound, Op: token.ADD, Y: &dst.BasicLit{Kind: token.INT, Value: "1"}}
+	}
+	init := define([]string{lo, hi}, dst.Clone(h.init).(dst.Expr), bound)
+	cond := binOp(ident(lo), token.LSS, ident(hi))
+	for _, p := range h.ptrs {
+		cond = binOp(cond, token.LAND, binOp(dst.Clone(p).(dst.Expr), token.NEQ, ident("nil")))
+	}
+	count := builtinCall("uint", binOp(ident(hi), token.SUB, ident(lo)))
+	seen := make(map[string]bool)
+	for _, acc := range h.access {
+		key := types.ExprString(acc.ix)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		n := builtinCall("len", dst.Clone(acc.base).(dst.Expr))
+		s := acc.index(lo)
+		// uint(s) <= uint(len(x)) && uint(hi-lo) <= uint(len(x)-s)
+		cond = binOp(cond, token.LAND, binOp(builtinCall("uint", s), token.LEQ, builtinCall("uint", n)))
+		cond = binOp(cond, token.LAND, binOp(dst.Clone(count).(dst.Expr), token.LEQ,
+			builtinCall("uint", binOp(dst.Clone(n).(dst.Expr), token.SUB, acc.index(lo)))))
+	}
+	var hooks []dst.Stmt
+	for _, write := range []bool{false, true} {
+		for _, acc := range h.access {
+			if acc.write == write {
+				hooks = append(hooks, fr.rangeHooks(acc, lo, hi)...)
+			}
+		}
+	}
+	body := block(append(hooks, h.plain)...)
+	v := &dst.IfStmt{Init: init, Cond: cond, Body: body, Else: els}
+	fr.from(init, h.loop)
+	return fr.from(v, h.loop)
+}
+
+// rangeHooks returns the hooks of the accesses acc makes in the loop's
+// run from lo to hi: the reads its container's evaluation makes, and a
+// range hook for the elements, each with the site and line of acc.
+func (fr *fileRewriter) rangeHooks(acc *loopAccess, lo, hi string) []dst.Stmt {
+	ix := acc.ix
+	var x dst.Expr
+	if isArray(fr.typeOf(ix.X)) {
+		x = fr.hoistPlace(ix.X)
+	} else {
+		x = fr.hoistValue(ix.X)
+	}
+	var out []dst.Stmt
+	shared, global := fr.isShared(ix)
+	switch {
+	case !shared || fr.zeroSize(fr.typeOf(ix)):
+	case fr.cfg.Local != nil && fr.cfg.Local(ix):
+		fr.dropped++
+	default:
+		name := "SliceR"
+		if acc.write {
+			name = "SliceW"
+		}
+		elems := &dst.SliceExpr{X: x, Low: acc.index(lo), High: acc.index(hi)}
+		out = append(out, exprStmt(fr.rtCall(name, elems, siteLit(fr.newSite(ix, global)))))
+	}
+	if len(out) == 0 {
+		// No element hook: the container's reads still need theirs.
+		dst.Inspect(x, func(n dst.Node) bool {
+			if c, ok := n.(*dst.CallExpr); ok && fr.isRuntimeCall(c) {
+				out = append(out, exprStmt(c))
+				return false
+			}
+			return true
+		})
+	}
+	for _, s := range out {
+		fr.from(s, fr.dec.Dst.Nodes[ix])
+	}
+	return out
+}
+
+// isRuntimeCall reports whether c calls a function of the runtime.
+func (fr *fileRewriter) isRuntimeCall(c *dst.CallExpr) bool {
+	sel, ok := c.Fun.(*dst.SelectorExpr)
+	if !ok {
+		return false
+	}
+	x, ok := sel.X.(*dst.Ident)
+	return ok && x.Name == fr.rtName && x.Path == ""
+}
+
+// hoistValue returns a new expression for the container x of a hoisted
+// access, with the hook of its read as the rewrite gives it.
+func (fr *fileRewriter) hoistValue(x ast.Expr) dst.Expr {
+	return fr.hook(x, fr.hoistPlace(x), false)
+}
+
+// hoistPlace returns a new expression for x, a variable or a field,
+// whose own memory is not read but whose operands are, with their hooks.
+func (fr *fileRewriter) hoistPlace(x ast.Expr) dst.Expr {
+	switch x := x.(type) {
+	case *ast.ParenExpr:
+		return fr.hoistPlace(x.X)
+	case *ast.Ident:
+		return ident(x.Name)
+	case *ast.SelectorExpr:
+		var base dst.Expr
+		if _, ok := fr.info.Selections[x]; !ok {
+			base = fr.copyExpr(x.X) // a package name
+		} else if _, ptr := underPointer(fr.typeOf(x.X)); ptr {
+			base = fr.hoistValue(x.X)
+		} else {
+			base = fr.hoistPlace(x.X)
+		}
+		return &dst.SelectorExpr{X: base, Sel: ident(x.Sel.Name)}
+	}
+	panic("hoistPlace: not a container")
+}
+
+// index returns the index of acc for v = at.
+func (acc *loopAccess) index(at string) dst.Expr {
+	if acc.inv == nil {
+		return ident(at)
+	}
+	inv := dst.Clone(acc.inv).(dst.Expr)
+	if acc.invFirst {
+		return binOp(inv, acc.op, ident(at))
+	}
+	return binOp(ident(at), acc.op, inv)
+}
+
+func binOp(x dst.Expr, op token.Token, y dst.Expr) dst.Expr {
+	return &dst.BinaryExpr{X: x, Op: op, Y: y}
+}
+
+func builtinCall(fun string, args ...dst.Expr) dst.Expr {
+	return &dst.CallExpr{Fun: ident(fun), Args: args}
+}
