@@ -173,20 +173,20 @@ func accessGranule(t *thread, p *page, a uintptr, mask uint8, site uint64, o op,
 		}
 		c = &cell{gen: gen}
 		p.insert(a, slot, c)
-	} else if c.gen < gen && !c.global && !c.owned() {
+	} else if c.gen < gen && !c.global() && !c.owned() {
 		// A GC cycle completed since this history began: the granule
 		// may belong to a new object now.
 		*c = cell{gen: gen}
 	}
-	if obj != nil && c.obj != obj {
-		c.obj = obj
+	if obj != nil && c.object() != obj {
+		c.setObject(obj)
 	}
 	if site&SiteGlobal != 0 {
-		c.global = true
+		c.flags |= cellGlobal
 	}
 	e := t.epoch()
 	if write {
-		if c.w == e && c.wmask&mask == mask && (atomic || !c.watomic) {
+		if c.w == e && c.wmask&mask == mask && (atomic || !c.watomic()) {
 			return // same epoch
 		}
 		cf, found = c.checkWrite(t, mask, atomic)
@@ -197,7 +197,7 @@ func accessGranule(t *thread, p *page, a uintptr, mask uint8, site uint64, o op,
 			c.clearWrites(mask)
 		}
 	} else {
-		if c.rs == nil && c.r == e && c.rmask&mask == mask && (atomic || !c.ratomic) {
+		if c.r == e && c.rmask&mask == mask && (atomic || !c.ratomic()) {
 			return // same epoch
 		}
 		cf, found = c.checkRead(t, mask, atomic)
@@ -212,161 +212,3 @@ func accessGranule(t *thread, p *page, a uintptr, mask uint8, site uint64, o op,
 	}
 	return cf, found
 }
-
-// checkWrite returns the first earlier access that races with a write of
-// the bytes mask by t.
-func (c *cell) checkWrite(t *thread, mask uint8, atomic bool) (conflict, bool) {
-	if cf, ok := c.checkPriorWrite(t, mask, atomic); ok {
-		return cf, true
-	}
-	if c.rs == nil {
-		if c.rmask&mask != 0 && !(atomic && c.ratomic) && !t.ordered(c.r) {
-			return conflict{c.r, c.rsite, false, c.gen, c.global || c.owned()}, true
-		}
-		return conflict{}, false
-	}
-	for _, re := range c.rs {
-		if re.mask&mask != 0 && !(atomic && re.atomic) && !t.ordered(re.e) {
-			return conflict{re.e, re.site, false, c.gen, c.global || c.owned()}, true
-		}
-	}
-	return conflict{}, false
-}
-
-// checkRead returns the earlier write that races with a read of the bytes
-// mask by t, if any.
-func (c *cell) checkRead(t *thread, mask uint8, atomic bool) (conflict, bool) {
-	return c.checkPriorWrite(t, mask, atomic)
-}
-
-func (c *cell) checkPriorWrite(t *thread, mask uint8, atomic bool) (conflict, bool) {
-	if c.w != 0 && c.wmask&mask != 0 && !(atomic && c.watomic) && !t.ordered(c.w) {
-		return conflict{c.w, c.wsite, true, c.gen, c.global || c.owned()}, true
-	}
-	for _, we := range c.wx {
-		if we.mask&mask != 0 && !(atomic && we.atomic) && !t.ordered(we.e) {
-			return conflict{we.e, we.site, true, c.gen, c.global || c.owned()}, true
-		}
-	}
-	return conflict{}, false
-}
-
-// recordWrite records a write of the bytes mask at epoch e, replacing the
-// last writes of those bytes and keeping those of the others.
-func (c *cell) recordWrite(e epoch, mask uint8, site uint64, atomic bool) {
-	if c.w == e && c.watomic == atomic {
-		c.wmask |= mask
-		c.wsite = site
-		c.clearExtraWrites(mask)
-		return
-	}
-	c.clearWrites(mask)
-	if c.w != 0 {
-		// Bytes of another write remain: it moves aside.
-		c.wx = append(c.wx, entry{c.w, c.wsite, c.wmask, c.watomic})
-	}
-	c.w, c.wmask, c.wsite, c.watomic = e, mask, site, atomic
-}
-
-// clearWrites forgets the last writes of the bytes mask.
-func (c *cell) clearWrites(mask uint8) {
-	if c.wmask &^= mask; c.wmask == 0 {
-		c.w, c.watomic = 0, false
-	}
-	c.clearExtraWrites(mask)
-}
-
-func (c *cell) clearExtraWrites(mask uint8) { c.wx = clearMask(c.wx, mask) }
-
-// clearMask removes the bytes mask from every entry of es and drops the
-// entries left with none, returning nil for an empty list.
-func clearMask(es []entry, mask uint8) []entry {
-	j := 0
-	for _, e := range es {
-		if e.mask &^= mask; e.mask != 0 {
-			es[j] = e
-			j++
-		}
-	}
-	clear(es[j:])
-	if j == 0 {
-		return nil
-	}
-	return es[:j]
-}
-
-// clearReads forgets the reads of the bytes mask, which a write to them
-// supersedes: each was checked against the write, and a later access
-// that races with one of them races with the write too.
-func (c *cell) clearReads(mask uint8) {
-	if c.rs == nil {
-		if c.rmask &^= mask; c.rmask == 0 {
-			c.r = 0
-		}
-		return
-	}
-	c.rs = clearMask(c.rs, mask)
-}
-
-// recordRead records t's read of the bytes mask at epoch e.
-func (c *cell) recordRead(t *thread, e epoch, mask uint8, site uint64, atomic bool) {
-	switch {
-	case c.rs != nil:
-		for i := range c.rs {
-			if c.rs[i].e.tid() == t.tid {
-				if c.rs[i].e == e {
-					c.rs[i].mask |= mask
-					c.rs[i].atomic = c.rs[i].atomic && atomic
-				} else {
-					c.rs[i] = entry{e, site, mask, atomic}
-				}
-				c.rs[i].site = site
-				return
-			}
-		}
-		c.rs = append(c.rs, entry{e, site, mask, atomic})
-	case c.r == e:
-		c.rmask |= mask
-		c.ratomic = c.ratomic && atomic
-		c.rsite = site
-	case c.r == 0 || t.ordered(c.r) && c.rmask&^mask == 0:
-		// The previous read is ordered before this one and covers no
-		// other bytes: any later access that races with it races with
-		// this one too, so it can be forgotten (FastTrack's
-		// read-exclusive case).
-		c.r, c.rmask, c.rsite, c.ratomic = e, mask, site, atomic
-	default:
-		// Concurrent reads, or reads of other bytes: keep them all
-		// (read-shared).
-		c.rs = append(make([]entry, 0, 4), entry{c.r, c.rsite, c.rmask, c.ratomic}, entry{e, site, mask, atomic})
-		c.r, c.rmask = 0, 0
-	}
-}
-
-// discardRead is Pacer's read outside a sampling period: the read is not
-// recorded, and the reads it would have replaced are forgotten, since
-// they are no longer the last access a future race could be reported with.
-func (c *cell) discardRead(t *thread, mask uint8) {
-	if c.rs == nil {
-		if c.r != 0 && t.ordered(c.r) {
-			if c.rmask &^= mask; c.rmask == 0 {
-				c.r = 0
-			}
-		}
-		return
-	}
-	for i := range c.rs {
-		if c.rs[i].e.tid() == t.tid {
-			if c.rs[i].mask &^= mask; c.rs[i].mask == 0 {
-				c.rs = append(c.rs[:i], c.rs[i+1:]...)
-				if len(c.rs) == 0 {
-					c.rs = nil
-				}
-			}
-			return
-		}
-	}
-}
-
-// empty reports whether the cell holds no history.
-func (c *cell) empty() bool { return c.w == 0 && c.wx == nil && c.r == 0 && c.rs == nil }

@@ -1,0 +1,318 @@
+package runtime
+
+// A cell is the access history of one 8-byte granule: FastTrack's write
+// epoch and read epoch or read set. Each epoch comes with a byte mask of
+// the granule's bytes it covers, so that neighbouring byte-sized fields
+// accessed by different goroutines do not look like one location.
+//
+// A cell is 48 bytes, one size class, because at full rate there is one
+// for every granule a program touches: the common history (one last
+// write, one last read) is kept inline, and the rare parts (a read set,
+// writes of other bytes, a synchronization object) in an extension made
+// when one is first needed and dropped when it empties.
+type cell struct {
+	w     epoch // last write, 0 if none
+	r     epoch // last read when there is at most one, 0 if none
+	wsite uint64
+	rsite uint64
+	gen   uint32 // GC cycle count (lower bound) when this history began
+	wmask uint8  // bytes covered by w
+	rmask uint8  // bytes covered by r
+	flags cellFlags
+	x     *cellExt
+}
+
+type cellFlags uint8
+
+const (
+	// cellGlobal marks a granule of a global variable.
+	cellGlobal cellFlags = 1 << iota
+	// cellWAtomic and cellRAtomic report that w and r were atomic
+	// operations, which never race with each other.
+	cellWAtomic
+	cellRAtomic
+)
+
+// A cellExt holds the parts of a history that few granules have.
+type cellExt struct {
+	// rs is the read set, when concurrent reads are tracked; r is then 0.
+	rs []entry
+	// wx holds the last writes of bytes that w does not cover, when
+	// goroutines write different bytes of the granule (neighbouring byte
+	// or int32 variables): forgetting them would hide their races.
+	wx []entry
+	// obj is the synchronization object (a channel) whose address this
+	// granule starts, when its history was recorded by the object's own
+	// operations; see owned.
+	obj *syncVar
+}
+
+// An entry is one access in a read set (a goroutine's last read) or in
+// wx (the last write of some bytes): its epoch and site, the bytes of the
+// granule it covers and whether it was atomic.
+type entry struct {
+	e      epoch
+	site   uint64
+	mask   uint8
+	atomic bool
+}
+
+func (c *cell) global() bool  { return c.flags&cellGlobal != 0 }
+func (c *cell) watomic() bool { return c.flags&cellWAtomic != 0 }
+func (c *cell) ratomic() bool { return c.flags&cellRAtomic != 0 }
+
+func (c *cell) setFlag(f cellFlags, on bool) {
+	if on {
+		c.flags |= f
+	} else {
+		c.flags &^= f
+	}
+}
+
+// readSet returns the read set, or nil when there is at most one read.
+func (c *cell) readSet() []entry {
+	if c.x == nil {
+		return nil
+	}
+	return c.x.rs
+}
+
+// extraWrites returns the writes of bytes that w does not cover.
+func (c *cell) extraWrites() []entry {
+	if c.x == nil {
+		return nil
+	}
+	return c.x.wx
+}
+
+// object returns the synchronization object whose history this is, or nil.
+func (c *cell) object() *syncVar {
+	if c.x == nil {
+		return nil
+	}
+	return c.x.obj
+}
+
+// ext returns the cell's extension, making it if need be.
+func (c *cell) ext() *cellExt {
+	if c.x == nil {
+		c.x = new(cellExt)
+	}
+	return c.x
+}
+
+// setReadSet, setExtraWrites and setObject store into the extension,
+// dropping it when it is left empty.
+func (c *cell) setReadSet(rs []entry) {
+	if rs != nil || c.x != nil {
+		c.ext().rs = rs
+		c.trim()
+	}
+}
+
+func (c *cell) setExtraWrites(wx []entry) {
+	if wx != nil || c.x != nil {
+		c.ext().wx = wx
+		c.trim()
+	}
+}
+
+func (c *cell) setObject(sv *syncVar) {
+	if sv != nil || c.x != nil {
+		c.ext().obj = sv
+		c.trim()
+	}
+}
+
+func (c *cell) trim() {
+	if x := c.x; x.rs == nil && x.wx == nil && x.obj == nil {
+		c.x = nil
+	}
+}
+
+// owned reports whether the granule's history certainly belongs to the
+// object now at its address, though GC cycles have completed since it
+// began: the history began no earlier than the object's syncVar was made
+// (born, an exact count taken after the object was allocated) and the
+// object is still alive. Any earlier object at the address was alive when
+// its own history was recorded, so it was freed by a later cycle, and
+// whatever was allocated at the address after it has a larger born.
+func (c *cell) owned() bool {
+	obj := c.object()
+	return obj != nil && obj.heap && c.gen >= obj.born && obj.live.Value() != nil
+}
+
+// known reports whether the history is known to describe the object now
+// at the granule's address (conflict.global).
+func (c *cell) known() bool { return c.global() || c.owned() }
+
+// empty reports whether the cell holds no history.
+func (c *cell) empty() bool {
+	return c.w == 0 && c.r == 0 && c.readSet() == nil && c.extraWrites() == nil
+}
+
+// checkWrite returns the first earlier access that races with a write of
+// the bytes mask by t.
+func (c *cell) checkWrite(t *thread, mask uint8, atomic bool) (conflict, bool) {
+	if cf, ok := c.checkPriorWrite(t, mask, atomic); ok {
+		return cf, true
+	}
+	rs := c.readSet()
+	if rs == nil {
+		if c.rmask&mask != 0 && !(atomic && c.ratomic()) && !t.ordered(c.r) {
+			return conflict{c.r, c.rsite, false, c.gen, c.known()}, true
+		}
+		return conflict{}, false
+	}
+	for _, re := range rs {
+		if re.mask&mask != 0 && !(atomic && re.atomic) && !t.ordered(re.e) {
+			return conflict{re.e, re.site, false, c.gen, c.known()}, true
+		}
+	}
+	return conflict{}, false
+}
+
+// checkRead returns the earlier write that races with a read of the bytes
+// mask by t, if any.
+func (c *cell) checkRead(t *thread, mask uint8, atomic bool) (conflict, bool) {
+	return c.checkPriorWrite(t, mask, atomic)
+}
+
+func (c *cell) checkPriorWrite(t *thread, mask uint8, atomic bool) (conflict, bool) {
+	if c.w != 0 && c.wmask&mask != 0 && !(atomic && c.watomic()) && !t.ordered(c.w) {
+		return conflict{c.w, c.wsite, true, c.gen, c.known()}, true
+	}
+	for _, we := range c.extraWrites() {
+		if we.mask&mask != 0 && !(atomic && we.atomic) && !t.ordered(we.e) {
+			return conflict{we.e, we.site, true, c.gen, c.known()}, true
+		}
+	}
+	return conflict{}, false
+}
+
+// recordWrite records a write of the bytes mask at epoch e, replacing the
+// last writes of those bytes and keeping those of the others.
+func (c *cell) recordWrite(e epoch, mask uint8, site uint64, atomic bool) {
+	if c.w == e && c.watomic() == atomic {
+		c.wmask |= mask
+		c.wsite = site
+		c.clearExtraWrites(mask)
+		return
+	}
+	c.clearWrites(mask)
+	if c.w != 0 {
+		// Bytes of another write remain: it moves aside.
+		c.setExtraWrites(append(c.extraWrites(), entry{c.w, c.wsite, c.wmask, c.watomic()}))
+	}
+	c.w, c.wmask, c.wsite = e, mask, site
+	c.setFlag(cellWAtomic, atomic)
+}
+
+// clearWrites forgets the last writes of the bytes mask.
+func (c *cell) clearWrites(mask uint8) {
+	if c.wmask &^= mask; c.wmask == 0 {
+		c.w = 0
+		c.setFlag(cellWAtomic, false)
+	}
+	c.clearExtraWrites(mask)
+}
+
+func (c *cell) clearExtraWrites(mask uint8) {
+	if wx := c.extraWrites(); wx != nil {
+		c.setExtraWrites(clearMask(wx, mask))
+	}
+}
+
+// clearMask removes the bytes mask from every entry of es and drops the
+// entries left with none, returning nil for an empty list.
+func clearMask(es []entry, mask uint8) []entry {
+	j := 0
+	for _, e := range es {
+		if e.mask &^= mask; e.mask != 0 {
+			es[j] = e
+			j++
+		}
+	}
+	clear(es[j:])
+	if j == 0 {
+		return nil
+	}
+	return es[:j]
+}
+
+// clearReads forgets the reads of the bytes mask, which a write to them
+// supersedes: each was checked against the write, and a later access
+// that races with one of them races with the write too.
+func (c *cell) clearReads(mask uint8) {
+	rs := c.readSet()
+	if rs == nil {
+		if c.rmask &^= mask; c.rmask == 0 {
+			c.r = 0
+		}
+		return
+	}
+	c.setReadSet(clearMask(rs, mask))
+}
+
+// recordRead records t's read of the bytes mask at epoch e.
+func (c *cell) recordRead(t *thread, e epoch, mask uint8, site uint64, atomic bool) {
+	switch rs := c.readSet(); {
+	case rs != nil:
+		for i := range rs {
+			if rs[i].e.tid() == t.tid {
+				if rs[i].e == e {
+					rs[i].mask |= mask
+					rs[i].atomic = rs[i].atomic && atomic
+				} else {
+					rs[i] = entry{e, site, mask, atomic}
+				}
+				rs[i].site = site
+				return
+			}
+		}
+		c.setReadSet(append(rs, entry{e, site, mask, atomic}))
+	case c.r == e:
+		c.rmask |= mask
+		c.rsite = site
+		c.setFlag(cellRAtomic, c.ratomic() && atomic)
+	case c.r == 0 || t.ordered(c.r) && c.rmask&^mask == 0:
+		// The previous read is ordered before this one and covers no
+		// other bytes: any later access that races with it races with
+		// this one too, so it can be forgotten (FastTrack's
+		// read-exclusive case).
+		c.r, c.rmask, c.rsite = e, mask, site
+		c.setFlag(cellRAtomic, atomic)
+	default:
+		// Concurrent reads, or reads of other bytes: keep them all
+		// (read-shared).
+		c.setReadSet(append(make([]entry, 0, 4), entry{c.r, c.rsite, c.rmask, c.ratomic()}, entry{e, site, mask, atomic}))
+		c.r, c.rmask = 0, 0
+	}
+}
+
+// discardRead is Pacer's read outside a sampling period: the read is not
+// recorded, and the reads it would have replaced are forgotten, since
+// they are no longer the last access a future race could be reported with.
+func (c *cell) discardRead(t *thread, mask uint8) {
+	rs := c.readSet()
+	if rs == nil {
+		if c.r != 0 && t.ordered(c.r) {
+			if c.rmask &^= mask; c.rmask == 0 {
+				c.r = 0
+			}
+		}
+		return
+	}
+	for i := range rs {
+		if rs[i].e.tid() == t.tid {
+			if rs[i].mask &^= mask; rs[i].mask == 0 {
+				rs = append(rs[:i], rs[i+1:]...)
+				if len(rs) == 0 {
+					rs = nil
+				}
+				c.setReadSet(rs)
+			}
+			return
+		}
+	}
+}

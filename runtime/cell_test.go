@@ -1,0 +1,75 @@
+package runtime
+
+import (
+	"testing"
+	"unsafe"
+)
+
+// TestCellSize guards the cell's size class: at full rate there is a cell
+// for every granule a program touches, and 48 bytes is what keeps the
+// shadow at about six times the memory it describes.
+func TestCellSize(t *testing.T) {
+	if got := unsafe.Sizeof(cell{}); got != 48 {
+		t.Errorf("unsafe.Sizeof(cell{}) = %d, want 48", got)
+	}
+}
+
+// TestCellExtension: the extension exists exactly while the history has a
+// read set, writes of other bytes, or an object.
+func TestCellExtension(t *testing.T) {
+	thr := func(tid uint32) *thread {
+		t := &thread{tid: tid, vc: &vclock{}}
+		t.ep.Store(uint64(mkEpoch(tid, 5)))
+		return t
+	}
+	t1, t2 := thr(1), thr(2)
+	const all = 0xff
+	tests := []struct {
+		name    string
+		do      func(c *cell)
+		wantExt bool
+	}{
+		{"one read", func(c *cell) {
+			c.recordRead(t1, t1.epoch(), all, 1, false)
+		}, false},
+		{"concurrent reads", func(c *cell) {
+			c.recordRead(t1, t1.epoch(), all, 1, false)
+			c.recordRead(t2, t2.epoch(), all, 2, false)
+		}, true},
+		{"concurrent reads, then a write", func(c *cell) {
+			c.recordRead(t1, t1.epoch(), all, 1, false)
+			c.recordRead(t2, t2.epoch(), all, 2, false)
+			c.clearReads(all)
+			c.recordWrite(t1.epoch(), all, 3, false)
+		}, false},
+		{"writes of different bytes", func(c *cell) {
+			c.recordWrite(t1.epoch(), 0x0f, 1, false)
+			c.recordWrite(t2.epoch(), 0xf0, 2, false)
+		}, true},
+		{"then a write of all bytes", func(c *cell) {
+			c.recordWrite(t1.epoch(), 0x0f, 1, false)
+			c.recordWrite(t2.epoch(), 0xf0, 2, false)
+			c.recordWrite(t1.epoch(), all, 3, false)
+		}, false},
+		{"read set discarded", func(c *cell) {
+			c.recordRead(t1, t1.epoch(), all, 1, false)
+			c.recordRead(t2, t2.epoch(), all, 2, false)
+			c.discardRead(t1, all)
+			c.discardRead(t2, all)
+		}, false},
+		{"object", func(c *cell) { c.setObject(&syncVar{}) }, true},
+		{"object cleared", func(c *cell) {
+			c.setObject(&syncVar{})
+			c.setObject(nil)
+		}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var c cell
+			tt.do(&c)
+			if got := c.x != nil; got != tt.wantExt {
+				t.Errorf("extension present = %v, want %v (cell %+v)", got, tt.wantExt, c)
+			}
+		})
+	}
+}
