@@ -33,8 +33,17 @@ func GoFork() Goroutine {
 		return staticFork(t)
 	}
 	u := newThread()
-	u.vc = t.vc.clone(int(t.tid) + 1)
-	u.vc.set(t.tid, t.epoch().clock())
+	// Cu ← Ct as a shallow copy (Pacer's Algorithm 9): t's vclock, with
+	// t's own entry brought up to date in it first, is shared with u.
+	// Outside sampling periods t's clock stands still, so only the
+	// first go statement after a change copies; u clones the vclock
+	// when its own clock first changes.
+	if c := t.epoch().clock(); t.vc.get(t.tid) != c {
+		t.own(int(t.tid) + 1)
+		t.vc.set(t.tid, c)
+	}
+	u.vc = t.share()
+	u.changed()
 	u.parent = t.goid
 	var pcs [creationDepth]uintptr
 	n := goruntime.Callers(2, pcs[:])
@@ -69,8 +78,12 @@ func GoStart(g Goroutine) {
 }
 
 // startFresh registers a goroutine forked while the gate was closed. It
-// takes a slot only when it first needs one (current), which most such
-// goroutines, in programs that are not being sampled, never do.
+// gets a thread and a slot only when it first needs one (current), which
+// most such goroutines, in programs that are not being sampled, never do:
+// until then its g's entry is the shared freshMark, so that a go
+// statement at rate 0 allocates nothing. The entry is exact because the
+// goroutine itself sets it here and clears it in GoEnd, which it always
+// runs (deferred first), so no other goroutine on the same g can find it.
 func startFresh() {
 	gp := getg()
 	if gp == 0 {
@@ -80,7 +93,7 @@ func startFresh() {
 		byGoid.Store(u.goid, u)
 		return
 	}
-	gtab.store(gp, &thread{tid: noSlot, g: gp, goid: readGoid(gp)})
+	gtab.store(gp, freshMark)
 }
 
 // GoEnd is deferred by a goroutine created after GoFork. It releases the
@@ -95,7 +108,7 @@ func GoEnd() {
 	} else if v, ok := byGoid.LoadAndDelete(stackGoid()); ok {
 		t = v.(*thread)
 	}
-	if t == nil {
+	if t == nil || t == freshMark {
 		return
 	}
 	t.finished.Store(true)
@@ -103,5 +116,5 @@ func GoEnd() {
 	// The slot table keeps t for reports until its slot is reused, or
 	// for good if it never is; only t itself reads its vector clock,
 	// which can have an entry for every slot, so let it go now.
-	t.vc, t.cache = nil, nil
+	t.vc, t.cache, t.vv = nil, nil, nil
 }

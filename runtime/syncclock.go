@@ -13,6 +13,13 @@ type syncClock struct {
 	// vclock never changes. Merging it again can skip the comparison,
 	// which costs a pass over every slot.
 	merged *vclock
+
+	// The version epoch (version.go): the value of s is covered by
+	// version vver of slot vtid's clock (vver 0: no such version is
+	// known), and equal to it if vexact.
+	vtid   uint32
+	vexact bool
+	vver   uint64
 }
 
 // get returns the entry of slot t.
@@ -29,15 +36,20 @@ func (s *syncClock) store(t *thread) {
 	s.vc = t.share()
 	s.e = t.epoch()
 	s.merged = s.vc
+	s.vtid, s.vver = t.vepoch()
+	s.vexact = true
 }
 
 // merge joins t's current clock into s (Cm ← Cm ⊔ Ct). Channels,
 // WaitGroups and atomics, which many goroutines release into, use it.
 func (s *syncClock) merge(t *thread) {
-	if s.vc == nil && s.e == 0 {
+	if s.vc == nil && s.e == 0 || t.knows(s.vtid, s.vver) {
+		// Cm ⊑ Ct, so Cm ⊔ Ct = Ct: a shallow copy of t's clock
+		// (Pacer's Algorithm 16), exact again for later acquirers.
 		s.store(t)
 		return
 	}
+	s.vtid, s.vver, s.vexact = 0, 0, false
 	tv := t.share()
 	if s.vc != tv && s.merged != tv && !tv.leq(s.vc) {
 		if s.vc == nil || s.vc.frozen.Load() {
@@ -64,6 +76,7 @@ func (s *syncClock) mergeClock(o *syncClock) {
 		*s = *o
 		return
 	}
+	s.vtid, s.vver, s.vexact = 0, 0, false
 	if o.vc != nil && o.vc != s.vc && !o.vc.leq(s.vc) {
 		if s.vc == nil || s.vc.frozen.Load() {
 			s.vc = s.vc.clone(len(o.vc.c))

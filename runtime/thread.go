@@ -26,6 +26,12 @@ type thread struct {
 	covered [4]*vclock
 	nextCov uint8
 
+	// ver and vv are Pacer's versions (section 3.2, Algorithm 11): ver
+	// numbers the values t's clock has taken, and vv[u] is a version of
+	// slot u's clock that t's clock is known to cover. See version.go.
+	ver uint64
+	vv  []uint64
+
 	// start is the slot clock t began at: accesses recorded in t's slot
 	// at earlier clocks were made by a goroutine that held it before.
 	start uint64
@@ -65,6 +71,7 @@ func (t *thread) tick() {
 	countSync(t)
 	if t.sampling() {
 		t.ep.Add(1 << tidBits)
+		t.changed()
 	}
 }
 
@@ -78,6 +85,7 @@ func (t *thread) sampling() bool {
 	if p := samplingPeriod.Load(); t.period != p {
 		t.period = p
 		t.ep.Add(1 << tidBits)
+		t.changed()
 	}
 	return true
 }
@@ -104,10 +112,17 @@ func (t *thread) own(n int) {
 func (t *thread) acquire(s *syncClock) {
 	t.onSync()
 	countSync(t)
+	if t.knows(s.vtid, s.vver) {
+		// s is covered by a version of a clock that t's clock is
+		// known to cover (Pacer's Algorithm 11): nothing to join.
+		return
+	}
+	changed := false
 	if s.vc != nil && s.vc != t.vc && !t.covers(s.vc) {
 		if !s.vc.leq(t.vc) {
 			t.own(len(s.vc.c))
 			t.vc.join(s.vc)
+			changed = true
 		}
 		if s.vc.frozen.Load() {
 			t.covered[t.nextCov%uint8(len(t.covered))] = s.vc
@@ -117,6 +132,19 @@ func (t *thread) acquire(s *syncClock) {
 	if e := s.e; e != 0 && e.tid() != t.tid && t.vc.get(e.tid()) < e.clock() {
 		t.own(int(e.tid()) + 1)
 		t.vc.set(e.tid(), e.clock())
+		changed = true
+	}
+	if changed {
+		t.changed()
+	}
+	if s.vexact {
+		// s equals version vver of slot vtid's clock, which t's clock
+		// now covers.
+		t.learn(s.vtid, s.vver)
+	} else if s.vver == 0 {
+		// s is covered by t's clock as it is now: a later merge by t
+		// can replace s by its own clock (syncClock.merge).
+		s.vtid, s.vver = t.vepoch()
 	}
 }
 
@@ -146,10 +174,13 @@ var slots struct {
 	free  []uint32 // FIFO of finished tids
 	head  int      // index of the oldest entry in free
 	clock []uint64 // last clock of each finished tid
+	gen   []uint32 // owners each tid has had, for versions (version.go)
 }
 
-// allocTid returns a free slot and the clock its new owner starts at.
-func allocTid() (uint32, uint64) {
+// allocTid returns a free slot, the clock its new owner starts at and the
+// slot's owner generation (0 when slot 0 is shared by overflow: threads
+// sharing a slot have no versions).
+func allocTid() (uint32, uint64, uint32) {
 	slots.mu.Lock()
 	defer slots.mu.Unlock()
 	if len(slots.free)-slots.head > quarantineSlots {
@@ -159,7 +190,10 @@ func allocTid() (uint32, uint64) {
 			slots.free = append(slots.free[:0], slots.free[slots.head:]...)
 			slots.head = 0
 		}
-		return tid, slots.clock[tid] + 1
+		if slots.gen[tid] < maxVerGen {
+			slots.gen[tid]++
+		}
+		return tid, slots.clock[tid] + 1, slots.gen[tid]
 	}
 	tid := slots.next
 	if tid > maxTid {
@@ -167,16 +201,17 @@ func allocTid() (uint32, uint64) {
 		// fold the newcomer into slot 0's history. Goroutines sharing a
 		// slot look ordered to the detector, which can hide races but
 		// never invents one.
-		return 0, 0
+		return 0, 0, 0
 	}
 	slots.next++
 	slots.clock = append(slots.clock, 0)
-	return tid, 1
+	slots.gen = append(slots.gen, 1)
+	return tid, 1, 1
 }
 
 // freeTid returns t's slot to the pool.
 func freeTid(t *thread) {
-	if t.tid == 0 || t.tid == noSlot {
+	if t.tid == 0 {
 		return
 	}
 	slots.mu.Lock()
@@ -228,9 +263,11 @@ func slotThread(tid uint32) *thread {
 	return (*tab)[tid].Load()
 }
 
-// noSlot is the tid of a goroutine registered by startFresh that has not
-// needed a slot yet.
-const noSlot = ^uint32(0)
+// freshMark is the gtable entry of a g running a goroutine forked while
+// the gate was closed that has not needed a thread yet (startFresh). It
+// is never a goroutine's thread: current replaces it by one, and GoEnd
+// clears it.
+var freshMark = &thread{tid: ^uint32(0)}
 
 // newThread allocates a slot and returns a thread for it.
 func newThread() *thread {
@@ -241,13 +278,17 @@ func newThread() *thread {
 
 // takeSlot gives t a slot and starts its clock there.
 func (t *thread) takeSlot() {
-	tid, clock := allocTid()
+	tid, clock, gen := allocTid()
 	if clock == 0 { // slot 0 shared: continue its clock
 		clock = slotThread(0).epoch().clock()
 	}
 	t.tid = tid
 	t.ep.Store(uint64(mkEpoch(tid, clock)))
 	t.start = clock
+	t.ver = 0
+	if gen != 0 && gen < maxVerGen {
+		t.ver = uint64(gen)<<verCountBits | 1
+	}
 }
 
 var gtab gtable
@@ -260,15 +301,18 @@ func current() *thread {
 		return currentSlow()
 	}
 	t := gtab.lookup(gp)
+	if t == freshMark {
+		// Forked while the gate was closed (startFresh): its clock
+		// starts empty, and its creation is known only from the
+		// runtime's traceback.
+		t = &thread{g: gp, goid: readGoid(gp)}
+		t.takeSlot()
+		t.createdBy = creatorText()
+		publish(t)
+		gtab.store(gp, t)
+		return t
+	}
 	if t != nil && t.goid == readGoid(gp) {
-		if t.tid == noSlot {
-			// Forked while the gate was closed: its clock starts
-			// empty, and its creation is known only from the
-			// runtime's traceback.
-			t.takeSlot()
-			t.createdBy = creatorText()
-			publish(t)
-		}
 		return t
 	}
 	if t != nil && t.finished.CompareAndSwap(false, true) {
@@ -278,7 +322,7 @@ func current() *thread {
 		// code would hold a slot, and every later lazy registration
 		// would cost more, for good.
 		freeTid(t)
-		t.vc, t.cache = nil, nil
+		t.vc, t.cache, t.vv = nil, nil, nil
 	}
 	return lazyThread(gp, readGoid(gp))
 }
@@ -319,6 +363,7 @@ func lazyThread(gp uintptr, goid int64) *thread {
 	vc.c = vc.c[:n]
 	t.vc = vc
 	t.ep.Add(1 << tidBits) // start past everything just joined (slot 0 may be shared)
+	t.changed()
 	publish(t)
 	if gp != 0 {
 		gtab.store(gp, t)

@@ -1,0 +1,117 @@
+package runtime
+
+import (
+	"sync"
+	"testing"
+	"unsafe"
+)
+
+// The Idle* benchmarks measure synchronization outside sampling periods
+// with the gate open, the state a program at a low sampling rate spends
+// most of its time in: a sampling period left history behind, and the
+// goroutines' clocks have an entry for each of the many slots earlier
+// goroutines used. Run them alone:
+//
+//	go test -run '^$' -bench Idle -benchmem ./runtime
+
+var idleWord = new(uint64)
+
+// openIdle leaves the detector outside a sampling period with the gate
+// open and about slots slots in use, every one with a clock entry that
+// the benchmark's goroutines will see.
+func openIdle(b *testing.B, slotsUsed int) {
+	b.Helper()
+	switchSampling(true)
+	b.Cleanup(func() { switchSampling(true) })
+	var wg sync.WaitGroup
+	wg.Add(slotsUsed)
+	for range slotsUsed {
+		inGoroutine(func() { WaitGroupDone(&wg) })
+	}
+	WaitGroupWait(&wg)
+	// A global's history is never swept: the gate stays open.
+	Write(uintptr(unsafe.Pointer(idleWord)), 8, SiteGlobal|1)
+	switchSampling(false)
+	if !gateOpen() {
+		b.Fatal("gate closed")
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+}
+
+func BenchmarkIdleMutex(b *testing.B) {
+	openIdle(b, 1500)
+	mu := new(sync.Mutex)
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			Lock(mu)
+			Unlock(mu)
+		}
+	})
+}
+
+func BenchmarkIdleIO(b *testing.B) {
+	openIdle(b, 1500)
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			IORelease()
+			IOAcquire()
+		}
+	})
+}
+
+func BenchmarkIdleChan(b *testing.B) {
+	openIdle(b, 1500)
+	ch := make(chan int, 64)
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			Send(ch, 1, 0)
+			Recv(ch)
+		}
+	})
+}
+
+func BenchmarkIdleAtomic(b *testing.B) {
+	openIdle(b, 1500)
+	x := new(int64)
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			AtomicAddInt64(x, 1, 0)
+		}
+	})
+}
+
+// BenchmarkIdleGo is a go statement with the gate open outside sampling.
+func BenchmarkIdleGo(b *testing.B) {
+	openIdle(b, 1500)
+	done := make(chan struct{})
+	for range b.N {
+		g := GoFork()
+		go func() {
+			GoStart(g)
+			defer GoEnd()
+			done <- struct{}{}
+		}()
+		<-done
+	}
+}
+
+// BenchmarkClosedGo is a go statement with the gate closed, as at rate 0.
+func BenchmarkClosedGo(b *testing.B) {
+	switchSampling(false)
+	b.Cleanup(func() { switchSampling(true) })
+	if gateOpen() {
+		b.Skip("gate open: history left by an earlier benchmark")
+	}
+	b.ReportAllocs()
+	done := make(chan struct{})
+	for range b.N {
+		g := GoFork()
+		go func() {
+			GoStart(g)
+			defer GoEnd()
+			done <- struct{}{}
+		}()
+		<-done
+	}
+}
