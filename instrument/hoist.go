@@ -85,13 +85,13 @@ type countedLoop struct {
 	init   dst.Expr // copies of the initial value and of the bound
 	bound  dst.Expr
 	incl   bool          // the condition is v <= bound
-	ptrs   []dst.Expr    // copies of the pointers the containers are reached through
+	guards []dst.Expr    // what reaching the containers needs: pointers not nil, indexes in range
 	access []*loopAccess // in source order
 
 	// For the analysis.
 	fr   *fileRewriter
 	sets map[types.Object]bool // variables the body assigns
-	seen map[string]bool       // pointers in ptrs, by text
+	seen map[string]bool       // guards, by text
 }
 
 // A loopAccess is an index expression x[e] of the body.
@@ -536,11 +536,27 @@ func (h *countedLoop) index(e *ast.IndexExpr, write bool) bool {
 }
 
 // container checks the container x of an access: a variable the body
-// does not assign, or a field of one, directly or through pointers, each
-// of which the condition checks for nil.
+// does not assign, or a field or an element (at an invariant index) of
+// one, directly or through pointers. The condition checks each pointer
+// for nil and each index against its slice or array, in the order of
+// evaluation, so that it evaluates len(x) without panicking.
 func (h *countedLoop) container(x ast.Expr) bool {
 	fr := h.fr
 	switch x := x.(type) {
+	case *ast.IndexExpr:
+		xt := fr.typeOf(x.X)
+		switch under(xt).(type) {
+		case *types.Slice, *types.Array:
+		default:
+			return false
+		}
+		if hasTypeParam(xt) || !h.inv(x.Index) || !h.container(x.X) {
+			return false
+		}
+		// uint(i) < uint(len(x))
+		h.guard("index "+types.ExprString(x), binOp(builtinCall("uint", fr.copyExpr(x.Index)), token.LSS,
+			builtinCall("uint", builtinCall("len", fr.copyExpr(x.X)))))
+		return true
 	case *ast.ParenExpr:
 		return h.container(x.X)
 	case *ast.Ident:
@@ -559,14 +575,19 @@ func (h *countedLoop) container(x ast.Expr) bool {
 			return false
 		}
 		if _, ptr := underPointer(fr.typeOf(x.X)); ptr {
-			if key := types.ExprString(x.X); !h.seen[key] {
-				h.seen[key] = true
-				h.ptrs = append(h.ptrs, fr.copyExpr(x.X))
-			}
+			h.guard("nil "+types.ExprString(x.X), binOp(fr.copyExpr(x.X), token.NEQ, ident("nil")))
 		}
 		return true
 	}
 	return false
+}
+
+// guard adds g to the loop's condition, once for each key.
+func (h *countedLoop) guard(key string, g dst.Expr) {
+	if !h.seen[key] {
+		h.seen[key] = true
+		h.guards = append(h.guards, g)
+	}
 }
 
 // hoisted returns the copy of the loop h whose hooks run before it, if
@@ -579,8 +600,8 @@ func (fr *fileRewriter) hoisted(h *countedLoop, els dst.Stmt) dst.Stmt {
 	}
 	init := define([]string{lo, hi}, dst.Clone(h.init).(dst.Expr), bound)
 	cond := binOp(ident(lo), token.LSS, ident(hi))
-	for _, p := range h.ptrs {
-		cond = binOp(cond, token.LAND, binOp(dst.Clone(p).(dst.Expr), token.NEQ, ident("nil")))
+	for _, g := range h.guards {
+		cond = binOp(cond, token.LAND, dst.Clone(g).(dst.Expr))
 	}
 	count := builtinCall("uint", binOp(ident(hi), token.SUB, ident(lo)))
 	seen := make(map[string]bool)
@@ -668,14 +689,23 @@ func (fr *fileRewriter) hoistValue(x ast.Expr) dst.Expr {
 	return fr.hook(x, fr.hoistPlace(x), false)
 }
 
-// hoistPlace returns a new expression for x, a variable or a field,
-// whose own memory is not read but whose operands are, with their hooks.
+// hoistPlace returns a new expression for x, a variable, a field or an
+// element, whose own memory is not read but whose operands are, with
+// their hooks.
 func (fr *fileRewriter) hoistPlace(x ast.Expr) dst.Expr {
 	switch x := x.(type) {
 	case *ast.ParenExpr:
 		return fr.hoistPlace(x.X)
 	case *ast.Ident:
 		return ident(x.Name)
+	case *ast.IndexExpr:
+		var base dst.Expr
+		if isArray(fr.typeOf(x.X)) {
+			base = fr.hoistPlace(x.X)
+		} else {
+			base = fr.hoistValue(x.X)
+		}
+		return &dst.IndexExpr{X: base, Index: fr.copyExpr(x.Index)}
 	case *ast.SelectorExpr:
 		var base dst.Expr
 		if _, ok := fr.info.Selections[x]; !ok {

@@ -40,6 +40,13 @@ func forms(m *Matrix, s []int, lo, hi, d int) (t int) {
 	return t
 }
 
+// Rows of a slice of slices and fields of elements are containers too.
+func rows(out, a [][]float64, ps []*Matrix, i, n int) {
+	for j := 0; j < n; j++ {
+		out[i][j] = a[i][j] + ps[i].A[j]
+	}
+}
+
 // Not hoisted: a strided, conditional or indirect access, a bound the body
 // changes, a division that may panic, a write of an element that holds a
 // pointer.

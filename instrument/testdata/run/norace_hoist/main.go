@@ -51,6 +51,15 @@ func column(b []float64, n, j int) (t float64) {
 	return t
 }
 
+// add adds row i of a to row i of out; it panics if there is no row i.
+func add(out, a [][]int, i, n int) (err any) {
+	defer func() { err = recover() }()
+	for j := 0; j < n; j++ {
+		out[i][j] += a[i][j] // NORACE
+	}
+	return nil
+}
+
 func zero(m *Matrix, n int) {
 	for j := 0; j < n; j++ {
 		m.A[j] = 0
@@ -82,6 +91,14 @@ func main() {
 	}()
 	go func() { defer wg.Done(); col = column(d, n, 0) }()
 	wg.Wait()
+	grid, ones := [][]int{make([]int, 3), make([]int, 3)}, [][]int{{1, 2, 3}, {4, 5, 6}, {7, 8, 9}}
+	var errs [3]any
+	wg.Add(3)
+	for i := range 3 {
+		go func() { defer wg.Done(); errs[i] = add(grid, ones, i, 3) }()
+	}
+	wg.Wait()
+	fmt.Println(grid, errs)
 	zero(nil, 0)
 	fmt.Println(c.A[0], c.A[n*n-1], buf, ints, err, col)
 	func() {
