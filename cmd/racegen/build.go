@@ -3,6 +3,9 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
 	"io"
 	"os"
 	"path/filepath"
@@ -234,27 +237,13 @@ func (s stats) String() string {
 // instrumentPackage rewrites p into tmpDir and records in replace where
 // each original file's replacement will live once tmpDir becomes dir.
 func instrumentPackage(cfg *config, p *packages.Package, tmpDir, dir string, replace map[string]string) (stats, error) {
-	loc, err := analysis.Package(p.Fset, p.Syntax, p.Types, p.TypesInfo)
-	if err != nil {
-		return stats{}, fmt.Errorf("analysing %s: %w", p.ID, err)
-	}
 	// Dependencies outside the main module are not instrumented: the
 	// instrumenter treats calls into them as synchronizing.
 	module := ""
 	if p.Module != nil {
 		module = p.Module.Path
 	}
-	res, err := instrument.Package(p.Fset, p.Syntax, p.Types, p.TypesInfo, &instrument.Config{
-		Local:       loc.Local,
-		LocalTarget: loc.LocalTarget,
-		Mode:        cfg.mode,
-		Rate:        cfg.rate,
-		Seed:        cfg.seed,
-		// Without hardware watchpoints the second access of a race
-		// is caught only by a check at the unsampled sites.
-		Checks: cfg.watchpoints == "sw",
-		Module: module,
-	})
+	res, err := rewritePackage(cfg, p.ID, p.Fset, p.Syntax, p.Types, p.TypesInfo, module)
 	if err != nil {
 		return stats{}, err
 	}
@@ -268,6 +257,32 @@ func instrumentPackage(cfg *config, p *packages.Package, tmpDir, dir string, rep
 		}
 		replace[orig] = filepath.Join(dir, name)
 	}
+	return resultStats(cfg, res), nil
+}
+
+// rewritePackage runs racegen's analysis and instrumenter on one
+// type-checked package of module, as every form of racegen does; id names
+// the package in errors.
+func rewritePackage(cfg *config, id string, fset *token.FileSet, files []*ast.File, pkg *types.Package, info *types.Info, module string) (*instrument.Result, error) {
+	loc, err := analysis.Package(fset, files, pkg, info)
+	if err != nil {
+		return nil, fmt.Errorf("analysing %s: %w", id, err)
+	}
+	return instrument.Package(fset, files, pkg, info, &instrument.Config{
+		Local:       loc.Local,
+		LocalTarget: loc.LocalTarget,
+		Mode:        cfg.mode,
+		Rate:        cfg.rate,
+		Seed:        cfg.seed,
+		// Without hardware watchpoints the second access of a race
+		// is caught only by a check at the unsampled sites.
+		Checks: cfg.watchpoints == "sw",
+		Module: module,
+	})
+}
+
+// resultStats counts the access sites of one rewritten package.
+func resultStats(cfg *config, res *instrument.Result) stats {
 	return stats{
 		sites:        res.Sites,
 		dropped:      res.Dropped,
@@ -275,5 +290,5 @@ func instrumentPackage(cfg *config, p *packages.Package, tmpDir, dir string, rep
 		checks:       cfg.watchpoints == "sw",
 		sampledSites: res.Sampled,
 		unsampled:    res.Unsampled,
-	}, nil
+	}
 }
