@@ -385,7 +385,7 @@ func (h *countedLoop) expr(e ast.Expr, cond bool) bool {
 			return h.expr(e.X, cond)
 		}
 	case *ast.BinaryExpr:
-		if !h.safeOp(e.Op, e.X, e.Y) || !h.expr(e.X, cond) {
+		if !h.safeOp(e.Op, e.X, e.Y) || !h.comparable(e) || !h.expr(e.X, cond) {
 			return false
 		}
 		return h.expr(e.Y, cond || e.Op == token.LAND || e.Op == token.LOR)
@@ -399,6 +399,24 @@ func (h *countedLoop) expr(e ast.Expr, cond bool) bool {
 		return !cond && h.index(e, false)
 	}
 	return false
+}
+
+// comparable reports whether e, if it is a comparison, cannot panic:
+// comparing interfaces, or structs or arrays that hold them, panics if
+// the dynamic types are not comparable. Basic values and comparisons with
+// nil are safe.
+func (h *countedLoop) comparable(e *ast.BinaryExpr) bool {
+	if e.Op != token.EQL && e.Op != token.NEQ {
+		return true
+	}
+	for _, x := range []ast.Expr{e.X, e.Y} {
+		if tv, ok := h.fr.info.Types[x]; ok && tv.IsNil() {
+			return true
+		}
+	}
+	_, bx := under(h.fr.typeOf(e.X)).(*types.Basic)
+	_, by := under(h.fr.typeOf(e.Y)).(*types.Basic)
+	return bx && by
 }
 
 // localPlace reports whether e is a local of this goroutine or a field of

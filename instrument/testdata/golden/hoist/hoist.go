@@ -49,8 +49,8 @@ func rows(out, a [][]float64, ps []*Matrix, i, n int) {
 
 // Not hoisted: a strided, conditional or indirect access, a bound the body
 // changes, a division that may panic, a write of an element that holds a
-// pointer.
-func others(b []float64, p []*Matrix, idx []int, n, j int) (t float64) {
+// pointer, a bound read from shared memory, a comparison that may panic.
+func others(b []float64, p []*Matrix, idx []int, n, j int, e, f any) (t float64) {
 	for k := 0; k < n; k++ {
 		t += b[k*n+j]
 	}
@@ -75,5 +75,11 @@ func others(b []float64, p []*Matrix, idx []int, n, j int) (t float64) {
 	for k := 0; k < len(g); k++ {
 		g[k] = 0
 	}
+	var same bool
+	for k := 0; k < n; k++ {
+		t += b[k]
+		same = e == f
+	}
+	_ = same
 	return t
 }
