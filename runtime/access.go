@@ -67,10 +67,18 @@ func writeOf[T any](p *T, site uint64) {
 	accessGated(uintptr(unsafe.Pointer(p)), unsafe.Sizeof(*p), site, opWrite, nil)
 }
 
-// accessGated checks the filter before the full rule.
+// accessGated skips, outside sampling periods, accesses to memory without
+// history before the full rule.
 func accessGated(addr, size uintptr, site uint64, o op, obj *syncVar) {
-	if skip(addr, size) {
-		return
+	if sampling.Load() == 0 {
+		if addr&7+size <= 8 {
+			// One granule, the common case: hasHistory's loop, inlined.
+			if p := shadow.peek(addr); p == nil || p.n.Load() == 0 || p.loadSlot(addr) == nil {
+				return
+			}
+		} else if !shadow.hasHistory(addr, size) {
+			return
+		}
 	}
 	accessSlow(addr, size, site, o, obj)
 }
@@ -87,7 +95,7 @@ func accessObject(addr, size uintptr, site uint64, o op, sv *syncVar) {
 
 // accessSlow is the part of access that cannot be inlined.
 func accessSlow(addr, size uintptr, site uint64, o op, obj *syncVar) {
-	if size == 0 || addr == 0 || size > 8 && skipRange(addr, size) {
+	if size == 0 || addr == 0 {
 		return
 	}
 	t := current()

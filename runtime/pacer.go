@@ -33,65 +33,6 @@ var samplingPeriod atomic.Uint32
 // rate is the sampling rate in force.
 var rate float64
 
-// The filter tells, without a lock, whether a granule may have metadata:
-// it counts the cells of the granules that hash to each entry. Outside
-// sampling periods an access to a granule whose entry is zero needs no
-// further work; this is Pacer's "sampling || metadata != null" test, for
-// an address instead of an object header. pageFilter counts cells per
-// 4 KiB page, for range accesses.
-const (
-	filterBits = 16
-	pageBits   = 12
-)
-
-var (
-	filter     [1 << filterBits]atomic.Uint32
-	pageFilter [1 << pageBits]atomic.Uint32
-)
-
-// filterIndex hashes the granule of address a.
-func filterIndex(a uintptr) uintptr {
-	return (a >> 3) * 0x9e3779b97f4a7c15 >> (64 - filterBits)
-}
-
-func pageIndex(a uintptr) uintptr {
-	return (a >> 12) * 0x9e3779b97f4a7c15 >> (64 - pageBits)
-}
-
-// filterAdd records that a cell for granule a was created (d = 1) or
-// deleted (d = -1).
-func filterAdd(a uintptr, d int32) {
-	filter[filterIndex(a)].Add(uint32(d))
-	pageFilter[pageIndex(a)].Add(uint32(d))
-}
-
-// skip reports whether an access of size bytes at addr needs no work:
-// outside a sampling period, within one granule that has no metadata. It
-// is small enough to be inlined into the hooks; everything else (ranges,
-// sampling periods) goes to accessSlow, which rechecks.
-func skip(addr, size uintptr) bool {
-	return sampling.Load() == 0 && filter[filterIndex(addr)].Load() == 0 && addr&7+size <= 8
-}
-
-// skipRange is skip for accesses that span granules: it consults the page
-// filter first.
-func skipRange(addr, size uintptr) bool {
-	if sampling.Load() != 0 {
-		return false
-	}
-	for p := addr &^ 4095; p < addr+size; p += 4096 {
-		if pageFilter[pageIndex(p)].Load() != 0 {
-			lo, hi := max(p, addr), min(p+4096, addr+size)
-			for a := lo &^ 7; a < hi; a += 8 {
-				if filter[filterIndex(a)].Load() != 0 {
-					return false
-				}
-			}
-		}
-	}
-	return true
-}
-
 // The controller measures the program's work in synchronization
 // operations, as Pacer does: unlike time or allocation, their number does
 // not depend on whether the detector is sampling. A period lasts until

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	goruntime "runtime"
 	"sync"
 	"testing"
 	"unsafe"
@@ -135,20 +136,27 @@ func TestPacerTimeless(t *testing.T) {
 	}
 }
 
-// TestSkip checks the inlinable filter test.
-func TestSkip(t *testing.T) {
-	a := heapWord()
+// TestHasHistory checks the lock-free test that lets accesses outside
+// sampling periods skip memory without history.
+func TestHasHistory(t *testing.T) {
+	words := new([3]uint64)
+	defer goruntime.KeepAlive(words)
+	a := uintptr(unsafe.Pointer(&words[1]))
 	setSampling(t, false)
-	if filter[filterIndex(a)].Load() == 0 && !skip(a, 8) {
-		t.Errorf("skip = false outside sampling for a granule without metadata")
+	if shadow.hasHistory(a, 8) {
+		t.Errorf("hasHistory = true for a granule no one has accessed")
 	}
 	setSampling(t, true)
-	if skip(a, 8) {
-		t.Errorf("skip = true in a sampling period")
-	}
-	Write(a, 8, 1)
+	Write(a, 8, newSite())
 	setSampling(t, false)
-	if skip(a, 8) || skip(a-64, 128) {
-		t.Errorf("skip = true for a granule with metadata")
+	for _, r := range []struct{ addr, size uintptr }{
+		{a, 8}, {a + 3, 1}, {a - 8, 24}, {a &^ 4095, 8192}, {a - 4096, 4104},
+	} {
+		if !shadow.hasHistory(r.addr, r.size) {
+			t.Errorf("hasHistory(%#x, %d) = false, want true: %#x has a cell", r.addr, r.size, a)
+		}
+	}
+	if shadow.hasHistory(a+8, 8) || shadow.hasHistory(a-8, 8) {
+		t.Errorf("hasHistory = true for a neighbouring granule")
 	}
 }

@@ -36,17 +36,27 @@ const (
 
 type region [regionLen]atomic.Pointer[page]
 
+type regionTable [1 << (addrBits - regionBits)]uintptr
+
+// slot returns the slot of a's region in the table.
+func (t *regionTable) slot(a uintptr) *atomic.Pointer[region] {
+	// The table's words are uintptrs to the garbage collector, which
+	// therefore does not scan it; they hold *region, kept alive by keep.
+	return (*atomic.Pointer[region])(unsafe.Pointer(&t[a>>regionBits%uintptr(len(t))]))
+}
+
 // A page holds the cell pointers of the granules of one 4 KiB page.
 type page struct {
 	mu   sync.Mutex
-	n    int // cells in the page, guarded by mu
+	n    atomic.Int32 // cells in the page; changed only under mu
 	base uintptr
 	c    [pageLen]*cell
 }
 
 type shadowTable struct {
-	regions []uintptr // *region by address >> regionBits, made on first use
-	once    sync.Once
+	// regions holds a *region by address >> regionBits, as a uintptr;
+	// the table is made on first use.
+	regions atomic.Pointer[regionTable]
 
 	mu   sync.Mutex // guards the lists, which keep regions and pages alive
 	keep []*region
@@ -55,39 +65,46 @@ type shadowTable struct {
 
 var shadow shadowTable
 
+// peek returns the page of cell pointers for address a, or nil if there
+// is none. It takes no lock.
+func (s *shadowTable) peek(a uintptr) *page {
+	t := s.regions.Load()
+	if t == nil || a>>addrBits != 0 {
+		return nil
+	}
+	r := t.slot(a).Load()
+	if r == nil {
+		return nil
+	}
+	return r[a>>pageShift%regionLen].Load()
+}
+
 // pageOf returns the page of cell pointers for address a, creating it if
 // make is set, or nil.
 func (s *shadowTable) pageOf(a uintptr, make bool) *page {
-	if a>>addrBits != 0 {
-		return nil
+	if p := s.peek(a); p != nil || !make || a>>addrBits != 0 {
+		return p
 	}
-	s.once.Do(func() { s.regions = newRegionTable() })
-	// The table's words are uintptrs to the garbage collector, which
-	// therefore does not scan it; they hold *region, kept alive by keep.
-	slot := (*atomic.Pointer[region])(unsafe.Pointer(&s.regions[a>>regionBits]))
-	r := slot.Load()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	t := s.regions.Load()
+	if t == nil {
+		t = (*regionTable)(newRegionTable())
+		s.regions.Store(t)
+	}
+	rs := t.slot(a)
+	r := rs.Load()
 	if r == nil {
-		if !make {
-			return nil
-		}
-		s.mu.Lock()
-		if r = slot.Load(); r == nil {
-			r = new(region)
-			s.keep = append(s.keep, r)
-			slot.Store(r)
-		}
-		s.mu.Unlock()
+		r = new(region)
+		s.keep = append(s.keep, r)
+		rs.Store(r)
 	}
 	ps := &r[a>>pageShift%regionLen]
 	p := ps.Load()
-	if p == nil && make {
-		s.mu.Lock()
-		if p = ps.Load(); p == nil {
-			p = &page{base: a &^ (pageBytes - 1)}
-			s.all = append(s.all, p)
-			ps.Store(p)
-		}
-		s.mu.Unlock()
+	if p == nil {
+		p = &page{base: a &^ (pageBytes - 1)}
+		s.all = append(s.all, p)
+		ps.Store(p)
 	}
 	return p
 }
@@ -95,6 +112,12 @@ func (s *shadowTable) pageOf(a uintptr, make bool) *page {
 // slot returns the slot of granule a's cell, which must lie in p. The
 // caller holds p's lock.
 func (p *page) slot(a uintptr) **cell { return &p.c[a>>3%pageLen] }
+
+// loadSlot returns the cell of granule a, which must lie in p, without
+// the page's lock: see hasHistory.
+func (p *page) loadSlot(a uintptr) *cell {
+	return (*atomic.Pointer[cell])(unsafe.Pointer(p.slot(a))).Load()
+}
 
 // pages returns the pages made so far.
 func (s *shadowTable) pages() []*page {
@@ -113,7 +136,7 @@ func (s *shadowTable) sweep(gen uint32) {
 func (s *shadowTable) removeIf(drop func(*cell) bool) {
 	for _, p := range s.pages() {
 		p.mu.Lock()
-		if p.n != 0 {
+		if p.n.Load() != 0 {
 			for i, c := range p.c {
 				if c != nil && drop(c) {
 					p.remove(p.base+uintptr(i)<<3, &p.c[i])
@@ -124,12 +147,36 @@ func (s *shadowTable) removeIf(drop func(*cell) bool) {
 	}
 }
 
+// hasHistory reports whether any granule of [addr, addr+size) has a cell,
+// without taking a lock. Outside sampling periods an access to memory
+// without history needs no further work: this is Pacer's "sampling ||
+// metadata != null" test, for an address instead of an object header.
+//
+// Slots and counts are written with atomic stores under the page's lock,
+// so a cell made by an access that happened before this one is seen; one
+// made concurrently may not be, as if the two accesses had been the other
+// way round.
+func (s *shadowTable) hasHistory(addr, size uintptr) bool {
+	end := addr + size
+	for a := addr &^ 7; a < end; {
+		lim := min(end, a&^(pageBytes-1)+pageBytes)
+		if p := s.peek(a); p != nil && p.n.Load() != 0 {
+			for ; a < lim; a += 8 {
+				if p.loadSlot(a) != nil {
+					return true
+				}
+			}
+		}
+		a = lim
+	}
+	return false
+}
+
 // remove deletes the cell of granule a, which must exist, from its slot
 // in p, whose lock the caller holds.
 func (p *page) remove(a uintptr, slot **cell) {
-	*slot = nil
-	filterAdd(a, -1)
-	if p.n--; p.n == 0 {
+	(*atomic.Pointer[cell])(unsafe.Pointer(slot)).Store(nil)
+	if p.n.Add(-1) == 0 {
 		gate.Add(-1) // after the last delete: see gate
 	}
 }
@@ -137,21 +184,18 @@ func (p *page) remove(a uintptr, slot **cell) {
 // insert puts the new cell c for granule a in its slot in p, whose lock
 // the caller holds.
 func (p *page) insert(a uintptr, slot **cell, c *cell) {
-	if p.n == 0 {
+	if p.n.Load() == 0 {
 		gate.Add(1) // before the insert: see gate
 	}
-	p.n++
-	*slot = c
-	filterAdd(a, 1)
+	p.n.Add(1)
+	(*atomic.Pointer[cell])(unsafe.Pointer(slot)).Store(c)
 }
 
 // cells returns the number of granules with history, for tests.
 func (s *shadowTable) cells() int {
 	n := 0
 	for _, p := range s.pages() {
-		p.mu.Lock()
-		n += p.n
-		p.mu.Unlock()
+		n += int(p.n.Load())
 	}
 	return n
 }

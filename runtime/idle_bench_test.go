@@ -1,0 +1,42 @@
+package runtime
+
+import (
+	goruntime "runtime"
+	"testing"
+	"unsafe"
+)
+
+// The AccessIdle benchmarks are an access outside a sampling period while
+// the gate is open, to memory without history: the test that lets it skip
+// everything else. The words are walked in order, as a loop over a slice
+// would. Elsewhere, history lingers for one word (AccessIdle) or for
+// 256 Ki words (AccessIdleBusy), as after a sampling period in a program
+// that works through a large heap.
+func BenchmarkAccessIdle(b *testing.B)     { benchmarkAccessIdle(b, 1) }
+func BenchmarkAccessIdleBusy(b *testing.B) { benchmarkAccessIdle(b, 1<<18) }
+
+func benchmarkAccessIdle(b *testing.B, histories int) {
+	const n = 1 << 17 // 1 MiB of words
+	words := make([]uint64, n)
+	defer goruntime.KeepAlive(words)
+	other := make([]uint64, histories)
+	idleSink = other // on the heap: the goroutine's own stack has no history
+	defer func() { idleSink = nil }()
+	switchSampling(true)
+	b.Cleanup(func() { switchSampling(true) })
+	for i := range other {
+		Write(uintptr(unsafe.Pointer(&other[i])), 8, newSite())
+	}
+	switchSampling(false)
+	if !gateOpen() {
+		b.Fatal("gate closed with a cell recorded")
+	}
+	site := newSite()
+	i := 0
+	for b.Loop() {
+		accessGated(uintptr(unsafe.Pointer(&words[i])), 8, site, opRead, nil)
+		i = (i + 1) & (n - 1)
+	}
+}
+
+var idleSink []uint64
