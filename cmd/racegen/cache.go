@@ -76,7 +76,10 @@ func selfHash() (string, error) {
 func outRoot(cfg *config) (string, error) {
 	dir := cfg.outDir
 	if dir == "" {
-		cache := goEnv("GOCACHE")
+		cache := os.Getenv("GOCACHE") // set for the tools the go command runs
+		if cache == "" {
+			cache = goEnv("GOCACHE")
+		}
 		if cache == "" || cache == "off" {
 			return "", fmt.Errorf("the Go build cache is off (GOCACHE=%q); use -o to choose where instrumented files go", cache)
 		}

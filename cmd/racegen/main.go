@@ -4,6 +4,8 @@
 //
 //	racegen [flags] packages...
 //	racegen [flags] build|test|run [go flags] [packages] [arguments]
+//	racegen [flags] toolexec TOOL [ARGS...]   (for go build -toolexec)
+//	racegen [analysis flags] VET.cfg          (for go vet -vettool)
 //
 // In the first form racegen instruments the named packages of the current
 // module, and the packages of the module they import, and prints on
@@ -15,6 +17,19 @@
 // In the second form it instruments the packages that go command would
 // build and runs it with those flags; racegen -rate=1 test -v ./... behaves
 // like go test -race -v ./...
+//
+// Two more forms are for the go command to run. As its -toolexec wrapper,
+// racegen rewrites the files of the compiles of the main module's
+// packages and adds the detector runtime to their compiles and to the
+// link:
+//
+//	go build -toolexec='racegen -rate=0.1 toolexec' ./cmd/app
+//	go test -toolexec='racegen toolexec' ./...
+//
+// As its -vettool, racegen runs its analysis as a go vet pass, which
+// reports nothing unless asked to (see docs/usage.md):
+//
+//	go vet -vettool=$(which racegen) ./...
 //
 // racegen never writes into the module: the instrumented files, a copy of
 // go.mod that requires the detector runtime, and the runtime's source go
@@ -63,6 +78,9 @@ type config struct {
 }
 
 func main() {
+	if isVetInvocation(os.Args[1:]) {
+		vetMain() // does not return
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
@@ -79,7 +97,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&cfg.outDir, "o", "", "`dir`ectory for instrumented files (default: under the Go build cache)")
 	fs.BoolVar(&cfg.verbose, "v", false, "report what was instrumented")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: racegen [flags] packages...\n       racegen [flags] build|test|run [go flags] [packages] [arguments]\n\nflags:\n")
+		fmt.Fprintf(stderr, "usage: racegen [flags] packages...\n       racegen [flags] build|test|run [go flags] [packages] [arguments]\n       go build -toolexec='racegen [flags] toolexec' [packages]\n       go vet -vettool=$(which racegen) [packages]\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -88,11 +106,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
+	args = fs.Args()
+	toolexec := len(args) > 0 && args[0] == "toolexec"
+	if toolexec {
+		// Flags may also follow the subcommand, up to the tool's path.
+		if err := fs.Parse(args[1:]); err != nil {
+			return 2
+		}
+		args = fs.Args()
+	}
 	if err := cfg.check(); err != nil {
 		fmt.Fprintf(stderr, "racegen: %v\n", err)
 		return 2
 	}
-	args = fs.Args()
+	if toolexec {
+		return runToolexec(&cfg, args, stdout, stderr)
+	}
 	sub := ""
 	if len(args) > 0 {
 		switch args[0] {

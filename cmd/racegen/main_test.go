@@ -112,5 +112,9 @@ func TestMain(m *testing.M) {
 	// The go commands racegen starts must not see the test binary's
 	// coverage or race settings.
 	os.Unsetenv("GOFLAGS")
-	os.Exit(m.Run())
+	code := m.Run()
+	if racegenBin.path != "" {
+		os.RemoveAll(filepath.Dir(racegenBin.path))
+	}
+	os.Exit(code)
 }
