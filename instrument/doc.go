@@ -19,4 +19,10 @@
 // status of a racy program. Each statement of the output carries a
 // /*line*/ comment naming its position in the original file, so panics,
 // stack traces and race reports point at the user's source.
+//
+// Loops that only compute run without hooks while the detector is idle
+// (version.go). When it is not, a range over a slice whose body reads
+// every element (wholerange.go) and a counted loop whose accesses are all
+// to consecutive elements of unchanging containers (hoist.go) record
+// their accesses with one range hook per container before the loop.
 package instrument

@@ -10,7 +10,9 @@ import (
 
 // Hoisting the hooks of counted loops. Loop versioning (version.go) makes
 // a loop free while the detector is idle, but at a full sampling rate
-// every element a counted loop touches still costs a hook, and in an
+// every element a counted loop (a three-clause loop stepping an int by
+// one, or a range over an int or over a slice's indexes) touches still
+// costs a hook, and in an
 // inner loop such as
 //
 //	for j := j0; j < min(j0+bs, n); j++ {
@@ -46,9 +48,11 @@ import (
 //     iteration early (no break, continue, return, goto or panic).
 //   - The loop cannot panic once the condition holds: every index
 //     expression of the body, hooked or not, is in the range checked, the
-//     pointers its containers are reached through are not nil, and
+//     pointers its containers are reached through are not nil and the
+//     indexes of the rows they are (x[i] in x[i][v]) are in range, and
 //     nothing else in the body can panic (division and shifts only by
-//     safe constants, conversions between basic types, pure builtins).
+//     safe constants, conversions between basic types, comparisons of
+//     basic values, pure builtins).
 //     When the condition fails, the instrumented loop runs and panics, or
 //     not, as the original does; so does a loop that runs zero times,
 //     which gets no hook.
@@ -56,9 +60,9 @@ import (
 //     the loop's post statement changes, the bound and the offsets are
 //     made of constants and locals of this goroutine that the body does
 //     not assign, and the containers are reached through variables the
-//     body does not assign; the body writes only such locals and elements
-//     of basic type, which cannot be a container's header or a pointer
-//     leading to it.
+//     body does not assign, by fields and by elements at such offsets; the
+//     body writes only such locals and elements of basic type, which
+//     cannot be a container's header or a pointer leading to it.
 //
 // The condition and the range bounds are computed without overflow: the
 // first index s is computed as the body computes it (wrapping as it
@@ -107,53 +111,39 @@ type loopAccess struct {
 }
 
 // countedLoop returns what hoisting the hooks of the loop s needs, or
-// nil if s is not a counted loop whose accesses can all be hoisted. It
+// nil if s is not a counted loop whose accesses can all be hoisted: a
+// three-clause loop, or a range over an int or a slice's indexes. It
 // must be called before s is rewritten, and only for loops that loop
 // versioning accepts (computesOnly), whose checks it does not repeat.
 func (fr *fileRewriter) countedLoop(s dst.Stmt) *countedLoop {
-	ds, ok := s.(*dst.ForStmt)
-	if !ok {
+	var pos token.Pos
+	var body *ast.BlockStmt
+	switch a := fr.dec.Ast.Nodes[s].(type) {
+	case *ast.ForStmt:
+		pos, body = a.Pos(), a.Body
+	case *ast.RangeStmt:
+		pos, body = a.Pos(), a.Body
+	default:
 		return nil
 	}
-	a, ok := fr.dec.Ast.Nodes[ds].(*ast.ForStmt)
-	if !ok || a.Init == nil || a.Cond == nil || a.Post == nil {
-		return nil
-	}
-	if !fr.universal(a.Pos(), "len") || !fr.universal(a.Pos(), "uint") {
+	if !fr.universal(pos, "len") || !fr.universal(pos, "uint") || !fr.universal(pos, "nil") {
 		return nil // the condition's builtins are shadowed
 	}
-	h := &countedLoop{loop: s, fr: fr, sets: assignedIn(fr.info, a.Body), seen: map[string]bool{}}
-
-	// for v := init; v < bound; v++ (or v <= bound, v += 1)
-	init, ok := a.Init.(*ast.AssignStmt)
-	if !ok || init.Tok != token.DEFINE || len(init.Lhs) != 1 || len(init.Rhs) != 1 {
+	h := &countedLoop{loop: s, fr: fr, sets: assignedIn(fr.info, body), seen: map[string]bool{}}
+	var init ast.Expr
+	switch a := fr.dec.Ast.Nodes[s].(type) {
+	case *ast.ForStmt:
+		var bound ast.Expr
+		if init, bound = h.forClause(a); bound != nil {
+			h.bound = fr.copyExpr(bound)
+		}
+	case *ast.RangeStmt:
+		h.bound = h.rangeCount(a)
+	}
+	if h.bound == nil {
 		return nil
 	}
-	id, ok := init.Lhs[0].(*ast.Ident)
-	if !ok {
-		return nil
-	}
-	h.v, ok = fr.info.Defs[id].(*types.Var)
-	if !ok || !types.Identical(h.v.Type(), types.Typ[types.Int]) || fr.shared[h.v] || h.sets[h.v] {
-		return nil
-	}
-	cond, ok := a.Cond.(*ast.BinaryExpr)
-	if !ok || (cond.Op != token.LSS && cond.Op != token.LEQ) || !h.isV(cond.X) {
-		return nil
-	}
-	h.incl = cond.Op == token.LEQ
-	switch p := a.Post.(type) {
-	case *ast.IncDecStmt:
-		ok = p.Tok == token.INC && h.isV(p.X)
-	case *ast.AssignStmt:
-		ok = p.Tok == token.ADD_ASSIGN && len(p.Lhs) == 1 && h.isV(p.Lhs[0]) && isConstOne(fr.info, p.Rhs[0])
-	default:
-		ok = false
-	}
-	if !ok || !h.inv(init.Rhs[0]) || !h.inv(cond.Y) {
-		return nil
-	}
-	for _, st := range a.Body.List {
+	for _, st := range body.List {
 		if !h.stmt(st, false) {
 			return nil
 		}
@@ -161,13 +151,74 @@ func (fr *fileRewriter) countedLoop(s dst.Stmt) *countedLoop {
 	if len(h.access) == 0 || len(h.access) > maxHoisted {
 		return nil
 	}
-	h.init, h.bound = fr.copyExpr(init.Rhs[0]), fr.copyExpr(cond.Y)
+	h.init = &dst.BasicLit{Kind: token.INT, Value: "0"}
+	if init != nil {
+		h.init = fr.copyExpr(init)
+	}
 	for _, acc := range h.access {
 		acc.base = fr.copyExpr(acc.ix.X)
 	}
 	h.plain = dst.Clone(s).(dst.Stmt)
 	fr.copyOrigins(s, h.plain)
 	return h
+}
+
+// loopVar sets the loop variable to the one id defines, if it is a local
+// int of this goroutine that the body does not assign.
+func (h *countedLoop) loopVar(id ast.Expr) bool {
+	x, ok := id.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	h.v, ok = h.fr.info.Defs[x].(*types.Var)
+	return ok && types.Identical(h.v.Type(), types.Typ[types.Int]) && !h.fr.shared[h.v] && !h.sets[h.v]
+}
+
+// forClause returns the initial value and the bound of the loop
+// for v := init; v < bound; v++ (or v <= bound, or v += 1), whose
+// operands must be loop-invariant, or nils.
+func (h *countedLoop) forClause(a *ast.ForStmt) (init, bound ast.Expr) {
+	in, ok := a.Init.(*ast.AssignStmt)
+	if !ok || in.Tok != token.DEFINE || len(in.Lhs) != 1 || len(in.Rhs) != 1 || !h.loopVar(in.Lhs[0]) {
+		return nil, nil
+	}
+	cond, ok := a.Cond.(*ast.BinaryExpr)
+	if !ok || (cond.Op != token.LSS && cond.Op != token.LEQ) || !h.isV(cond.X) {
+		return nil, nil
+	}
+	h.incl = cond.Op == token.LEQ
+	switch p := a.Post.(type) {
+	case *ast.IncDecStmt:
+		ok = p.Tok == token.INC && h.isV(p.X)
+	case *ast.AssignStmt:
+		ok = p.Tok == token.ADD_ASSIGN && len(p.Lhs) == 1 && h.isV(p.Lhs[0]) && isConstOne(h.fr.info, p.Rhs[0])
+	default:
+		ok = false
+	}
+	if !ok || !h.inv(in.Rhs[0]) || !h.inv(cond.Y) {
+		return nil, nil
+	}
+	return in.Rhs[0], cond.Y
+}
+
+// rangeCount returns the bound n of the loop for v := range x, which
+// runs v from 0 to n-1: x for an int, len(x) for a slice or an array
+// (with no value variable, whose reads would be accesses too). x must be
+// loop-invariant: it is evaluated once, but the condition evaluates it
+// again. It returns nil for other loops.
+func (h *countedLoop) rangeCount(a *ast.RangeStmt) dst.Expr {
+	if a.Tok != token.DEFINE || a.Key == nil || a.Value != nil || !h.loopVar(a.Key) || !h.inv(a.X) {
+		return nil
+	}
+	switch t := under(h.fr.typeOf(a.X)).(type) {
+	case *types.Basic:
+		if t.Info()&types.IsInteger != 0 {
+			return h.fr.copyExpr(a.X)
+		}
+	case *types.Slice, *types.Array:
+		return builtinCall("len", h.fr.copyExpr(a.X))
+	}
+	return nil // a string's indexes step by runes; maps, pointers to arrays
 }
 
 // universal reports whether name means the predeclared object at pos.

@@ -40,6 +40,27 @@ func forms(m *Matrix, s []int, lo, hi, d int) (t int) {
 	return t
 }
 
+// Ranges over ints and over a slice's indexes count too, not ranges with
+// values or over strings, which step by runes.
+func ranges(x, y []int, n int, s string) (t int) {
+	for i := range n {
+		x[i] = y[i+1]
+	}
+	for i := range len(y) - 1 {
+		x[i] += y[i]
+	}
+	for i := range x {
+		x[i] = 0
+	}
+	for i, v := range x {
+		y[i] = v
+	}
+	for i := range s {
+		t += int(s[i])
+	}
+	return t
+}
+
 // Rows of a slice of slices and fields of elements are containers too.
 func rows(out, a [][]float64, ps []*Matrix, i, n int) {
 	for j := 0; j < n; j++ {

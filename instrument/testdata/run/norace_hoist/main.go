@@ -60,6 +60,15 @@ func add(out, a [][]int, i, n int) (err any) {
 	return nil
 }
 
+// shift moves s[1:n+1] to s[0:n], with a range over an int.
+func shift(s []int, n int) (err any) {
+	defer func() { err = recover() }()
+	for i := range n {
+		s[i] = s[i+1] // NORACE
+	}
+	return nil
+}
+
 func zero(m *Matrix, n int) {
 	for j := 0; j < n; j++ {
 		m.A[j] = 0
@@ -99,6 +108,12 @@ func main() {
 	}
 	wg.Wait()
 	fmt.Println(grid, errs)
+	sh := []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
+	wg.Add(2)
+	go func() { defer wg.Done(); errs[0] = shift(sh[:5], 5) }()
+	go func() { defer wg.Done(); sh[5] = 50 }() // NORACE: shift reads up to sh[4]
+	wg.Wait()
+	fmt.Println(sh, errs[0])
 	zero(nil, 0)
 	fmt.Println(c.A[0], c.A[n*n-1], buf, ints, err, col)
 	func() {
