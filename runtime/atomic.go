@@ -15,8 +15,13 @@ const (
 )
 
 // atomicPre is called before an atomic operation on the size bytes at
-// addr: it records the operation as an atomic access and, for stores and
-// read-modify-writes, releases.
+// addr, when syncHot: it records the operation as an atomic access and,
+// for stores and read-modify-writes, releases. The generated wrappers
+// test syncHot themselves, so that while the gate is closed an atomic
+// operation makes no call into the detector before it, and for loads and
+// read-modify-writes only the inlined test of atomicPost after it.
+//
+//go:noinline
 func atomicPre(addr, size uintptr, kind int, site uint64) syncRef {
 	if staticSync {
 		current().onSync()
@@ -35,12 +40,21 @@ func atomicPre(addr, size uintptr, kind int, site uint64) syncRef {
 	return syncRef{addr, sv}
 }
 
-// atomicPost is called after the operation: loads and read-modify-writes
-// acquire. The gate is consulted again, since it may have opened between
-// the two halves, and an acquire made while it is open must be recorded.
-func atomicPost(op syncRef, kind int) {
-	if staticSync || kind == atomicStore {
-		return // atomicPre ticked the clock, or there is nothing to acquire
+// atomicPost is called after a load or read-modify-write, which
+// acquire; op.addr is set even if atomicPre was not called. The gate is
+// consulted again, since it may have opened between the two halves, and
+// an acquire made while it is open must be recorded. (Stores have no
+// second half: atomicPre ticked the clock.)
+func atomicPost(op syncRef) {
+	if syncHot() {
+		atomicAcquire(op)
+	}
+}
+
+//go:noinline
+func atomicAcquire(op syncRef) {
+	if staticSync {
+		return // atomicPre ticked the clock
 	}
 	t := syncer()
 	op.object(t).acquire(t)

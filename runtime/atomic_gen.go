@@ -9,602 +9,904 @@ import (
 
 // AtomicLoadInt32 is atomic.LoadInt32, ordered as an acquire.
 func AtomicLoadInt32(addr *int32, site uint64) int32 {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 0, site)
-	defer atomicPost(sv, 0)
-	return atomic.LoadInt32(addr)
+	sv := syncRef{addr: addrOf(addr)}
+	if syncHot() {
+		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 0, site)
+	}
+	r := atomic.LoadInt32(addr)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicStoreInt32 is atomic.StoreInt32, ordered as a release.
 func AtomicStoreInt32(addr *int32, val int32, site uint64) {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 1, site)
+	if syncHot() {
+		atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 1, site)
+	}
 	atomic.StoreInt32(addr, val)
-	atomicPost(sv, 1)
 }
 
 // AtomicSwapInt32 is atomic.SwapInt32, ordered as a release and an acquire.
 func AtomicSwapInt32(addr *int32, new int32, site uint64) (old int32) {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
-	defer atomicPost(sv, 2)
-	return atomic.SwapInt32(addr, new)
+	sv := syncRef{addr: addrOf(addr)}
+	if syncHot() {
+		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	}
+	r := atomic.SwapInt32(addr, new)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicCompareAndSwapInt32 is atomic.CompareAndSwapInt32, ordered as a release and an acquire.
 func AtomicCompareAndSwapInt32(addr *int32, old, new int32, site uint64) (swapped bool) {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
-	defer atomicPost(sv, 2)
-	return atomic.CompareAndSwapInt32(addr, old, new)
+	sv := syncRef{addr: addrOf(addr)}
+	if syncHot() {
+		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	}
+	r := atomic.CompareAndSwapInt32(addr, old, new)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicAddInt32 is atomic.AddInt32, ordered as a release and an acquire.
 func AtomicAddInt32(addr *int32, delta int32, site uint64) (new int32) {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
-	defer atomicPost(sv, 2)
-	return atomic.AddInt32(addr, delta)
+	sv := syncRef{addr: addrOf(addr)}
+	if syncHot() {
+		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	}
+	r := atomic.AddInt32(addr, delta)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicAndInt32 is atomic.AndInt32, ordered as a release and an acquire.
 func AtomicAndInt32(addr *int32, mask int32, site uint64) (old int32) {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
-	defer atomicPost(sv, 2)
-	return atomic.AndInt32(addr, mask)
+	sv := syncRef{addr: addrOf(addr)}
+	if syncHot() {
+		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	}
+	r := atomic.AndInt32(addr, mask)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicOrInt32 is atomic.OrInt32, ordered as a release and an acquire.
 func AtomicOrInt32(addr *int32, mask int32, site uint64) (old int32) {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
-	defer atomicPost(sv, 2)
-	return atomic.OrInt32(addr, mask)
+	sv := syncRef{addr: addrOf(addr)}
+	if syncHot() {
+		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	}
+	r := atomic.OrInt32(addr, mask)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicLoadInt64 is atomic.LoadInt64, ordered as an acquire.
 func AtomicLoadInt64(addr *int64, site uint64) int64 {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 0, site)
-	defer atomicPost(sv, 0)
-	return atomic.LoadInt64(addr)
+	sv := syncRef{addr: addrOf(addr)}
+	if syncHot() {
+		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 0, site)
+	}
+	r := atomic.LoadInt64(addr)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicStoreInt64 is atomic.StoreInt64, ordered as a release.
 func AtomicStoreInt64(addr *int64, val int64, site uint64) {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 1, site)
+	if syncHot() {
+		atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 1, site)
+	}
 	atomic.StoreInt64(addr, val)
-	atomicPost(sv, 1)
 }
 
 // AtomicSwapInt64 is atomic.SwapInt64, ordered as a release and an acquire.
 func AtomicSwapInt64(addr *int64, new int64, site uint64) (old int64) {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
-	defer atomicPost(sv, 2)
-	return atomic.SwapInt64(addr, new)
+	sv := syncRef{addr: addrOf(addr)}
+	if syncHot() {
+		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	}
+	r := atomic.SwapInt64(addr, new)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicCompareAndSwapInt64 is atomic.CompareAndSwapInt64, ordered as a release and an acquire.
 func AtomicCompareAndSwapInt64(addr *int64, old, new int64, site uint64) (swapped bool) {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
-	defer atomicPost(sv, 2)
-	return atomic.CompareAndSwapInt64(addr, old, new)
+	sv := syncRef{addr: addrOf(addr)}
+	if syncHot() {
+		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	}
+	r := atomic.CompareAndSwapInt64(addr, old, new)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicAddInt64 is atomic.AddInt64, ordered as a release and an acquire.
 func AtomicAddInt64(addr *int64, delta int64, site uint64) (new int64) {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
-	defer atomicPost(sv, 2)
-	return atomic.AddInt64(addr, delta)
+	sv := syncRef{addr: addrOf(addr)}
+	if syncHot() {
+		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	}
+	r := atomic.AddInt64(addr, delta)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicAndInt64 is atomic.AndInt64, ordered as a release and an acquire.
 func AtomicAndInt64(addr *int64, mask int64, site uint64) (old int64) {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
-	defer atomicPost(sv, 2)
-	return atomic.AndInt64(addr, mask)
+	sv := syncRef{addr: addrOf(addr)}
+	if syncHot() {
+		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	}
+	r := atomic.AndInt64(addr, mask)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicOrInt64 is atomic.OrInt64, ordered as a release and an acquire.
 func AtomicOrInt64(addr *int64, mask int64, site uint64) (old int64) {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
-	defer atomicPost(sv, 2)
-	return atomic.OrInt64(addr, mask)
+	sv := syncRef{addr: addrOf(addr)}
+	if syncHot() {
+		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	}
+	r := atomic.OrInt64(addr, mask)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicLoadUint32 is atomic.LoadUint32, ordered as an acquire.
 func AtomicLoadUint32(addr *uint32, site uint64) uint32 {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 0, site)
-	defer atomicPost(sv, 0)
-	return atomic.LoadUint32(addr)
+	sv := syncRef{addr: addrOf(addr)}
+	if syncHot() {
+		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 0, site)
+	}
+	r := atomic.LoadUint32(addr)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicStoreUint32 is atomic.StoreUint32, ordered as a release.
 func AtomicStoreUint32(addr *uint32, val uint32, site uint64) {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 1, site)
+	if syncHot() {
+		atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 1, site)
+	}
 	atomic.StoreUint32(addr, val)
-	atomicPost(sv, 1)
 }
 
 // AtomicSwapUint32 is atomic.SwapUint32, ordered as a release and an acquire.
 func AtomicSwapUint32(addr *uint32, new uint32, site uint64) (old uint32) {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
-	defer atomicPost(sv, 2)
-	return atomic.SwapUint32(addr, new)
+	sv := syncRef{addr: addrOf(addr)}
+	if syncHot() {
+		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	}
+	r := atomic.SwapUint32(addr, new)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicCompareAndSwapUint32 is atomic.CompareAndSwapUint32, ordered as a release and an acquire.
 func AtomicCompareAndSwapUint32(addr *uint32, old, new uint32, site uint64) (swapped bool) {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
-	defer atomicPost(sv, 2)
-	return atomic.CompareAndSwapUint32(addr, old, new)
+	sv := syncRef{addr: addrOf(addr)}
+	if syncHot() {
+		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	}
+	r := atomic.CompareAndSwapUint32(addr, old, new)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicAddUint32 is atomic.AddUint32, ordered as a release and an acquire.
 func AtomicAddUint32(addr *uint32, delta uint32, site uint64) (new uint32) {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
-	defer atomicPost(sv, 2)
-	return atomic.AddUint32(addr, delta)
+	sv := syncRef{addr: addrOf(addr)}
+	if syncHot() {
+		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	}
+	r := atomic.AddUint32(addr, delta)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicAndUint32 is atomic.AndUint32, ordered as a release and an acquire.
 func AtomicAndUint32(addr *uint32, mask uint32, site uint64) (old uint32) {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
-	defer atomicPost(sv, 2)
-	return atomic.AndUint32(addr, mask)
+	sv := syncRef{addr: addrOf(addr)}
+	if syncHot() {
+		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	}
+	r := atomic.AndUint32(addr, mask)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicOrUint32 is atomic.OrUint32, ordered as a release and an acquire.
 func AtomicOrUint32(addr *uint32, mask uint32, site uint64) (old uint32) {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
-	defer atomicPost(sv, 2)
-	return atomic.OrUint32(addr, mask)
+	sv := syncRef{addr: addrOf(addr)}
+	if syncHot() {
+		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	}
+	r := atomic.OrUint32(addr, mask)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicLoadUint64 is atomic.LoadUint64, ordered as an acquire.
 func AtomicLoadUint64(addr *uint64, site uint64) uint64 {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 0, site)
-	defer atomicPost(sv, 0)
-	return atomic.LoadUint64(addr)
+	sv := syncRef{addr: addrOf(addr)}
+	if syncHot() {
+		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 0, site)
+	}
+	r := atomic.LoadUint64(addr)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicStoreUint64 is atomic.StoreUint64, ordered as a release.
 func AtomicStoreUint64(addr *uint64, val uint64, site uint64) {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 1, site)
+	if syncHot() {
+		atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 1, site)
+	}
 	atomic.StoreUint64(addr, val)
-	atomicPost(sv, 1)
 }
 
 // AtomicSwapUint64 is atomic.SwapUint64, ordered as a release and an acquire.
 func AtomicSwapUint64(addr *uint64, new uint64, site uint64) (old uint64) {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
-	defer atomicPost(sv, 2)
-	return atomic.SwapUint64(addr, new)
+	sv := syncRef{addr: addrOf(addr)}
+	if syncHot() {
+		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	}
+	r := atomic.SwapUint64(addr, new)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicCompareAndSwapUint64 is atomic.CompareAndSwapUint64, ordered as a release and an acquire.
 func AtomicCompareAndSwapUint64(addr *uint64, old, new uint64, site uint64) (swapped bool) {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
-	defer atomicPost(sv, 2)
-	return atomic.CompareAndSwapUint64(addr, old, new)
+	sv := syncRef{addr: addrOf(addr)}
+	if syncHot() {
+		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	}
+	r := atomic.CompareAndSwapUint64(addr, old, new)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicAddUint64 is atomic.AddUint64, ordered as a release and an acquire.
 func AtomicAddUint64(addr *uint64, delta uint64, site uint64) (new uint64) {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
-	defer atomicPost(sv, 2)
-	return atomic.AddUint64(addr, delta)
+	sv := syncRef{addr: addrOf(addr)}
+	if syncHot() {
+		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	}
+	r := atomic.AddUint64(addr, delta)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicAndUint64 is atomic.AndUint64, ordered as a release and an acquire.
 func AtomicAndUint64(addr *uint64, mask uint64, site uint64) (old uint64) {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
-	defer atomicPost(sv, 2)
-	return atomic.AndUint64(addr, mask)
+	sv := syncRef{addr: addrOf(addr)}
+	if syncHot() {
+		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	}
+	r := atomic.AndUint64(addr, mask)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicOrUint64 is atomic.OrUint64, ordered as a release and an acquire.
 func AtomicOrUint64(addr *uint64, mask uint64, site uint64) (old uint64) {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
-	defer atomicPost(sv, 2)
-	return atomic.OrUint64(addr, mask)
+	sv := syncRef{addr: addrOf(addr)}
+	if syncHot() {
+		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	}
+	r := atomic.OrUint64(addr, mask)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicLoadUintptr is atomic.LoadUintptr, ordered as an acquire.
 func AtomicLoadUintptr(addr *uintptr, site uint64) uintptr {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 0, site)
-	defer atomicPost(sv, 0)
-	return atomic.LoadUintptr(addr)
+	sv := syncRef{addr: addrOf(addr)}
+	if syncHot() {
+		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 0, site)
+	}
+	r := atomic.LoadUintptr(addr)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicStoreUintptr is atomic.StoreUintptr, ordered as a release.
 func AtomicStoreUintptr(addr *uintptr, val uintptr, site uint64) {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 1, site)
+	if syncHot() {
+		atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 1, site)
+	}
 	atomic.StoreUintptr(addr, val)
-	atomicPost(sv, 1)
 }
 
 // AtomicSwapUintptr is atomic.SwapUintptr, ordered as a release and an acquire.
 func AtomicSwapUintptr(addr *uintptr, new uintptr, site uint64) (old uintptr) {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
-	defer atomicPost(sv, 2)
-	return atomic.SwapUintptr(addr, new)
+	sv := syncRef{addr: addrOf(addr)}
+	if syncHot() {
+		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	}
+	r := atomic.SwapUintptr(addr, new)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicCompareAndSwapUintptr is atomic.CompareAndSwapUintptr, ordered as a release and an acquire.
 func AtomicCompareAndSwapUintptr(addr *uintptr, old, new uintptr, site uint64) (swapped bool) {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
-	defer atomicPost(sv, 2)
-	return atomic.CompareAndSwapUintptr(addr, old, new)
+	sv := syncRef{addr: addrOf(addr)}
+	if syncHot() {
+		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	}
+	r := atomic.CompareAndSwapUintptr(addr, old, new)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicAddUintptr is atomic.AddUintptr, ordered as a release and an acquire.
 func AtomicAddUintptr(addr *uintptr, delta uintptr, site uint64) (new uintptr) {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
-	defer atomicPost(sv, 2)
-	return atomic.AddUintptr(addr, delta)
+	sv := syncRef{addr: addrOf(addr)}
+	if syncHot() {
+		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	}
+	r := atomic.AddUintptr(addr, delta)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicAndUintptr is atomic.AndUintptr, ordered as a release and an acquire.
 func AtomicAndUintptr(addr *uintptr, mask uintptr, site uint64) (old uintptr) {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
-	defer atomicPost(sv, 2)
-	return atomic.AndUintptr(addr, mask)
+	sv := syncRef{addr: addrOf(addr)}
+	if syncHot() {
+		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	}
+	r := atomic.AndUintptr(addr, mask)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicOrUintptr is atomic.OrUintptr, ordered as a release and an acquire.
 func AtomicOrUintptr(addr *uintptr, mask uintptr, site uint64) (old uintptr) {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
-	defer atomicPost(sv, 2)
-	return atomic.OrUintptr(addr, mask)
+	sv := syncRef{addr: addrOf(addr)}
+	if syncHot() {
+		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	}
+	r := atomic.OrUintptr(addr, mask)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicLoadPointer is atomic.LoadPointer, ordered as an acquire.
 func AtomicLoadPointer(addr *unsafe.Pointer, site uint64) (val unsafe.Pointer) {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 0, site)
-	defer atomicPost(sv, 0)
-	return atomic.LoadPointer(addr)
+	sv := syncRef{addr: addrOf(addr)}
+	if syncHot() {
+		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 0, site)
+	}
+	r := atomic.LoadPointer(addr)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicStorePointer is atomic.StorePointer, ordered as a release.
 func AtomicStorePointer(addr *unsafe.Pointer, val unsafe.Pointer, site uint64) {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 1, site)
+	if syncHot() {
+		atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 1, site)
+	}
 	atomic.StorePointer(addr, val)
-	atomicPost(sv, 1)
 }
 
 // AtomicSwapPointer is atomic.SwapPointer, ordered as a release and an acquire.
 func AtomicSwapPointer(addr *unsafe.Pointer, new unsafe.Pointer, site uint64) (old unsafe.Pointer) {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
-	defer atomicPost(sv, 2)
-	return atomic.SwapPointer(addr, new)
+	sv := syncRef{addr: addrOf(addr)}
+	if syncHot() {
+		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	}
+	r := atomic.SwapPointer(addr, new)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicCompareAndSwapPointer is atomic.CompareAndSwapPointer, ordered as a release and an acquire.
 func AtomicCompareAndSwapPointer(addr *unsafe.Pointer, old, new unsafe.Pointer, site uint64) (swapped bool) {
-	sv := atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
-	defer atomicPost(sv, 2)
-	return atomic.CompareAndSwapPointer(addr, old, new)
+	sv := syncRef{addr: addrOf(addr)}
+	if syncHot() {
+		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	}
+	r := atomic.CompareAndSwapPointer(addr, old, new)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicInt32Load is (*atomic.Int32).Load, ordered as an acquire.
 func AtomicInt32Load(x *atomic.Int32, site uint64) int32 {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
-	defer atomicPost(sv, 0)
-	return x.Load()
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
+	}
+	r := x.Load()
+	atomicPost(sv)
+	return r
 }
 
 // AtomicInt32Store is (*atomic.Int32).Store, ordered as a release.
 func AtomicInt32Store(x *atomic.Int32, val int32, site uint64) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 1, site)
+	if syncHot() {
+		atomicPre(addrOf(x), unsafe.Sizeof(*x), 1, site)
+	}
 	x.Store(val)
-	atomicPost(sv, 1)
 }
 
 // AtomicInt32Swap is (*atomic.Int32).Swap, ordered as a release and an acquire.
 func AtomicInt32Swap(x *atomic.Int32, new int32, site uint64) (old int32) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
-	defer atomicPost(sv, 2)
-	return x.Swap(new)
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	}
+	r := x.Swap(new)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicInt32CompareAndSwap is (*atomic.Int32).CompareAndSwap, ordered as a release and an acquire.
 func AtomicInt32CompareAndSwap(x *atomic.Int32, old, new int32, site uint64) (swapped bool) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
-	defer atomicPost(sv, 2)
-	return x.CompareAndSwap(old, new)
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	}
+	r := x.CompareAndSwap(old, new)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicInt32Add is (*atomic.Int32).Add, ordered as a release and an acquire.
 func AtomicInt32Add(x *atomic.Int32, delta int32, site uint64) (new int32) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
-	defer atomicPost(sv, 2)
-	return x.Add(delta)
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	}
+	r := x.Add(delta)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicInt32And is (*atomic.Int32).And, ordered as a release and an acquire.
 func AtomicInt32And(x *atomic.Int32, mask int32, site uint64) (old int32) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
-	defer atomicPost(sv, 2)
-	return x.And(mask)
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	}
+	r := x.And(mask)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicInt32Or is (*atomic.Int32).Or, ordered as a release and an acquire.
 func AtomicInt32Or(x *atomic.Int32, mask int32, site uint64) (old int32) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
-	defer atomicPost(sv, 2)
-	return x.Or(mask)
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	}
+	r := x.Or(mask)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicInt64Load is (*atomic.Int64).Load, ordered as an acquire.
 func AtomicInt64Load(x *atomic.Int64, site uint64) int64 {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
-	defer atomicPost(sv, 0)
-	return x.Load()
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
+	}
+	r := x.Load()
+	atomicPost(sv)
+	return r
 }
 
 // AtomicInt64Store is (*atomic.Int64).Store, ordered as a release.
 func AtomicInt64Store(x *atomic.Int64, val int64, site uint64) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 1, site)
+	if syncHot() {
+		atomicPre(addrOf(x), unsafe.Sizeof(*x), 1, site)
+	}
 	x.Store(val)
-	atomicPost(sv, 1)
 }
 
 // AtomicInt64Swap is (*atomic.Int64).Swap, ordered as a release and an acquire.
 func AtomicInt64Swap(x *atomic.Int64, new int64, site uint64) (old int64) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
-	defer atomicPost(sv, 2)
-	return x.Swap(new)
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	}
+	r := x.Swap(new)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicInt64CompareAndSwap is (*atomic.Int64).CompareAndSwap, ordered as a release and an acquire.
 func AtomicInt64CompareAndSwap(x *atomic.Int64, old, new int64, site uint64) (swapped bool) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
-	defer atomicPost(sv, 2)
-	return x.CompareAndSwap(old, new)
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	}
+	r := x.CompareAndSwap(old, new)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicInt64Add is (*atomic.Int64).Add, ordered as a release and an acquire.
 func AtomicInt64Add(x *atomic.Int64, delta int64, site uint64) (new int64) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
-	defer atomicPost(sv, 2)
-	return x.Add(delta)
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	}
+	r := x.Add(delta)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicInt64And is (*atomic.Int64).And, ordered as a release and an acquire.
 func AtomicInt64And(x *atomic.Int64, mask int64, site uint64) (old int64) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
-	defer atomicPost(sv, 2)
-	return x.And(mask)
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	}
+	r := x.And(mask)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicInt64Or is (*atomic.Int64).Or, ordered as a release and an acquire.
 func AtomicInt64Or(x *atomic.Int64, mask int64, site uint64) (old int64) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
-	defer atomicPost(sv, 2)
-	return x.Or(mask)
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	}
+	r := x.Or(mask)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicUint32Load is (*atomic.Uint32).Load, ordered as an acquire.
 func AtomicUint32Load(x *atomic.Uint32, site uint64) uint32 {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
-	defer atomicPost(sv, 0)
-	return x.Load()
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
+	}
+	r := x.Load()
+	atomicPost(sv)
+	return r
 }
 
 // AtomicUint32Store is (*atomic.Uint32).Store, ordered as a release.
 func AtomicUint32Store(x *atomic.Uint32, val uint32, site uint64) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 1, site)
+	if syncHot() {
+		atomicPre(addrOf(x), unsafe.Sizeof(*x), 1, site)
+	}
 	x.Store(val)
-	atomicPost(sv, 1)
 }
 
 // AtomicUint32Swap is (*atomic.Uint32).Swap, ordered as a release and an acquire.
 func AtomicUint32Swap(x *atomic.Uint32, new uint32, site uint64) (old uint32) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
-	defer atomicPost(sv, 2)
-	return x.Swap(new)
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	}
+	r := x.Swap(new)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicUint32CompareAndSwap is (*atomic.Uint32).CompareAndSwap, ordered as a release and an acquire.
 func AtomicUint32CompareAndSwap(x *atomic.Uint32, old, new uint32, site uint64) (swapped bool) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
-	defer atomicPost(sv, 2)
-	return x.CompareAndSwap(old, new)
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	}
+	r := x.CompareAndSwap(old, new)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicUint32Add is (*atomic.Uint32).Add, ordered as a release and an acquire.
 func AtomicUint32Add(x *atomic.Uint32, delta uint32, site uint64) (new uint32) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
-	defer atomicPost(sv, 2)
-	return x.Add(delta)
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	}
+	r := x.Add(delta)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicUint32And is (*atomic.Uint32).And, ordered as a release and an acquire.
 func AtomicUint32And(x *atomic.Uint32, mask uint32, site uint64) (old uint32) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
-	defer atomicPost(sv, 2)
-	return x.And(mask)
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	}
+	r := x.And(mask)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicUint32Or is (*atomic.Uint32).Or, ordered as a release and an acquire.
 func AtomicUint32Or(x *atomic.Uint32, mask uint32, site uint64) (old uint32) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
-	defer atomicPost(sv, 2)
-	return x.Or(mask)
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	}
+	r := x.Or(mask)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicUint64Load is (*atomic.Uint64).Load, ordered as an acquire.
 func AtomicUint64Load(x *atomic.Uint64, site uint64) uint64 {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
-	defer atomicPost(sv, 0)
-	return x.Load()
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
+	}
+	r := x.Load()
+	atomicPost(sv)
+	return r
 }
 
 // AtomicUint64Store is (*atomic.Uint64).Store, ordered as a release.
 func AtomicUint64Store(x *atomic.Uint64, val uint64, site uint64) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 1, site)
+	if syncHot() {
+		atomicPre(addrOf(x), unsafe.Sizeof(*x), 1, site)
+	}
 	x.Store(val)
-	atomicPost(sv, 1)
 }
 
 // AtomicUint64Swap is (*atomic.Uint64).Swap, ordered as a release and an acquire.
 func AtomicUint64Swap(x *atomic.Uint64, new uint64, site uint64) (old uint64) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
-	defer atomicPost(sv, 2)
-	return x.Swap(new)
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	}
+	r := x.Swap(new)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicUint64CompareAndSwap is (*atomic.Uint64).CompareAndSwap, ordered as a release and an acquire.
 func AtomicUint64CompareAndSwap(x *atomic.Uint64, old, new uint64, site uint64) (swapped bool) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
-	defer atomicPost(sv, 2)
-	return x.CompareAndSwap(old, new)
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	}
+	r := x.CompareAndSwap(old, new)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicUint64Add is (*atomic.Uint64).Add, ordered as a release and an acquire.
 func AtomicUint64Add(x *atomic.Uint64, delta uint64, site uint64) (new uint64) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
-	defer atomicPost(sv, 2)
-	return x.Add(delta)
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	}
+	r := x.Add(delta)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicUint64And is (*atomic.Uint64).And, ordered as a release and an acquire.
 func AtomicUint64And(x *atomic.Uint64, mask uint64, site uint64) (old uint64) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
-	defer atomicPost(sv, 2)
-	return x.And(mask)
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	}
+	r := x.And(mask)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicUint64Or is (*atomic.Uint64).Or, ordered as a release and an acquire.
 func AtomicUint64Or(x *atomic.Uint64, mask uint64, site uint64) (old uint64) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
-	defer atomicPost(sv, 2)
-	return x.Or(mask)
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	}
+	r := x.Or(mask)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicUintptrLoad is (*atomic.Uintptr).Load, ordered as an acquire.
 func AtomicUintptrLoad(x *atomic.Uintptr, site uint64) uintptr {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
-	defer atomicPost(sv, 0)
-	return x.Load()
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
+	}
+	r := x.Load()
+	atomicPost(sv)
+	return r
 }
 
 // AtomicUintptrStore is (*atomic.Uintptr).Store, ordered as a release.
 func AtomicUintptrStore(x *atomic.Uintptr, val uintptr, site uint64) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 1, site)
+	if syncHot() {
+		atomicPre(addrOf(x), unsafe.Sizeof(*x), 1, site)
+	}
 	x.Store(val)
-	atomicPost(sv, 1)
 }
 
 // AtomicUintptrSwap is (*atomic.Uintptr).Swap, ordered as a release and an acquire.
 func AtomicUintptrSwap(x *atomic.Uintptr, new uintptr, site uint64) (old uintptr) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
-	defer atomicPost(sv, 2)
-	return x.Swap(new)
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	}
+	r := x.Swap(new)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicUintptrCompareAndSwap is (*atomic.Uintptr).CompareAndSwap, ordered as a release and an acquire.
 func AtomicUintptrCompareAndSwap(x *atomic.Uintptr, old, new uintptr, site uint64) (swapped bool) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
-	defer atomicPost(sv, 2)
-	return x.CompareAndSwap(old, new)
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	}
+	r := x.CompareAndSwap(old, new)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicUintptrAdd is (*atomic.Uintptr).Add, ordered as a release and an acquire.
 func AtomicUintptrAdd(x *atomic.Uintptr, delta uintptr, site uint64) (new uintptr) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
-	defer atomicPost(sv, 2)
-	return x.Add(delta)
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	}
+	r := x.Add(delta)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicUintptrAnd is (*atomic.Uintptr).And, ordered as a release and an acquire.
 func AtomicUintptrAnd(x *atomic.Uintptr, mask uintptr, site uint64) (old uintptr) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
-	defer atomicPost(sv, 2)
-	return x.And(mask)
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	}
+	r := x.And(mask)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicUintptrOr is (*atomic.Uintptr).Or, ordered as a release and an acquire.
 func AtomicUintptrOr(x *atomic.Uintptr, mask uintptr, site uint64) (old uintptr) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
-	defer atomicPost(sv, 2)
-	return x.Or(mask)
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	}
+	r := x.Or(mask)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicBoolLoad is (*atomic.Bool).Load, ordered as an acquire.
 func AtomicBoolLoad(x *atomic.Bool, site uint64) bool {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
-	defer atomicPost(sv, 0)
-	return x.Load()
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
+	}
+	r := x.Load()
+	atomicPost(sv)
+	return r
 }
 
 // AtomicBoolStore is (*atomic.Bool).Store, ordered as a release.
 func AtomicBoolStore(x *atomic.Bool, val bool, site uint64) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 1, site)
+	if syncHot() {
+		atomicPre(addrOf(x), unsafe.Sizeof(*x), 1, site)
+	}
 	x.Store(val)
-	atomicPost(sv, 1)
 }
 
 // AtomicBoolSwap is (*atomic.Bool).Swap, ordered as a release and an acquire.
 func AtomicBoolSwap(x *atomic.Bool, new bool, site uint64) (old bool) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
-	defer atomicPost(sv, 2)
-	return x.Swap(new)
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	}
+	r := x.Swap(new)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicBoolCompareAndSwap is (*atomic.Bool).CompareAndSwap, ordered as a release and an acquire.
 func AtomicBoolCompareAndSwap(x *atomic.Bool, old, new bool, site uint64) (swapped bool) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
-	defer atomicPost(sv, 2)
-	return x.CompareAndSwap(old, new)
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	}
+	r := x.CompareAndSwap(old, new)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicPointerLoad is (*atomic.Pointer).Load, ordered as an acquire.
 func AtomicPointerLoad[T any](x *atomic.Pointer[T], site uint64) *T {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
-	defer atomicPost(sv, 0)
-	return x.Load()
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
+	}
+	r := x.Load()
+	atomicPost(sv)
+	return r
 }
 
 // AtomicPointerStore is (*atomic.Pointer).Store, ordered as a release.
 func AtomicPointerStore[T any](x *atomic.Pointer[T], val *T, site uint64) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 1, site)
+	if syncHot() {
+		atomicPre(addrOf(x), unsafe.Sizeof(*x), 1, site)
+	}
 	x.Store(val)
-	atomicPost(sv, 1)
 }
 
 // AtomicPointerSwap is (*atomic.Pointer).Swap, ordered as a release and an acquire.
 func AtomicPointerSwap[T any](x *atomic.Pointer[T], new *T, site uint64) (old *T) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
-	defer atomicPost(sv, 2)
-	return x.Swap(new)
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	}
+	r := x.Swap(new)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicPointerCompareAndSwap is (*atomic.Pointer).CompareAndSwap, ordered as a release and an acquire.
 func AtomicPointerCompareAndSwap[T any](x *atomic.Pointer[T], old, new *T, site uint64) (swapped bool) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
-	defer atomicPost(sv, 2)
-	return x.CompareAndSwap(old, new)
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	}
+	r := x.CompareAndSwap(old, new)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicValueLoad is (*atomic.Value).Load, ordered as an acquire.
 func AtomicValueLoad(x *atomic.Value, site uint64) (val any) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
-	defer atomicPost(sv, 0)
-	return x.Load()
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
+	}
+	r := x.Load()
+	atomicPost(sv)
+	return r
 }
 
 // AtomicValueStore is (*atomic.Value).Store, ordered as a release.
 func AtomicValueStore(x *atomic.Value, val any, site uint64) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 1, site)
+	if syncHot() {
+		atomicPre(addrOf(x), unsafe.Sizeof(*x), 1, site)
+	}
 	x.Store(val)
-	atomicPost(sv, 1)
 }
 
 // AtomicValueSwap is (*atomic.Value).Swap, ordered as a release and an acquire.
 func AtomicValueSwap(x *atomic.Value, new any, site uint64) (old any) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
-	defer atomicPost(sv, 2)
-	return x.Swap(new)
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	}
+	r := x.Swap(new)
+	atomicPost(sv)
+	return r
 }
 
 // AtomicValueCompareAndSwap is (*atomic.Value).CompareAndSwap, ordered as a release and an acquire.
 func AtomicValueCompareAndSwap(x *atomic.Value, old, new any, site uint64) (swapped bool) {
-	sv := atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
-	defer atomicPost(sv, 2)
-	return x.CompareAndSwap(old, new)
+	sv := syncRef{addr: addrOf(x)}
+	if syncHot() {
+		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	}
+	r := x.CompareAndSwap(old, new)
+	atomicPost(sv)
+	return r
 }

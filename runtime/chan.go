@@ -23,24 +23,33 @@ import "unsafe"
 
 // Send is ch <- v.
 func Send[T any](ch chan<- T, v T, site uint64) {
-	sv := ChanPreSend(chanAddr(unsafe.Pointer(&ch)), site)
+	c := Chan{syncRef{addr: chanAddr(unsafe.Pointer(&ch))}}
+	if syncHot() {
+		c = chanPreSend(c.ref.addr, site)
+	}
 	ch <- v
-	sv.postSend()
+	c.postSend()
 }
 
 // Recv is <-ch.
 func Recv[T any](ch <-chan T) T {
-	sv := ChanPreRecv(chanAddr(unsafe.Pointer(&ch)))
+	c := Chan{syncRef{addr: chanAddr(unsafe.Pointer(&ch))}}
+	if syncHot() {
+		c = chanPreRecv(c.ref.addr)
+	}
 	v := <-ch
-	sv.postRecv()
+	c.postRecv()
 	return v
 }
 
 // Recv2 is v, ok := <-ch.
 func Recv2[T any](ch <-chan T) (T, bool) {
-	sv := ChanPreRecv(chanAddr(unsafe.Pointer(&ch)))
+	c := Chan{syncRef{addr: chanAddr(unsafe.Pointer(&ch))}}
+	if syncHot() {
+		c = chanPreRecv(c.ref.addr)
+	}
 	v, ok := <-ch
-	sv.postRecv()
+	c.postRecv()
 	return v, ok
 }
 
@@ -70,6 +79,14 @@ func chanAddr(p unsafe.Pointer) uintptr { return *(*uintptr)(p) }
 // including a send case of a select, before the select runs. A select
 // calls it for every send case; those not chosen only add ordering.
 func ChanPreSend(addr uintptr, site uint64) Chan {
+	if syncHot() {
+		return chanPreSend(addr, site)
+	}
+	return Chan{syncRef{addr: addr}}
+}
+
+//go:noinline
+func chanPreSend(addr uintptr, site uint64) Chan {
 	t := syncer()
 	sv := lookupSync(t, addr)
 	accessObject(addr, 1, site, opRead, sv)
@@ -80,6 +97,14 @@ func ChanPreSend(addr uintptr, site uint64) Chan {
 // ChanPreRecv is called before a receive from the channel at addr,
 // including a receive case of a select and each iteration of a range loop.
 func ChanPreRecv(addr uintptr) Chan {
+	if syncHot() {
+		return chanPreRecv(addr)
+	}
+	return Chan{syncRef{addr: addr}}
+}
+
+//go:noinline
+func chanPreRecv(addr uintptr) Chan {
 	t := syncer()
 	sv := lookupSync(t, addr)
 	sv.releaseReverse(t)
@@ -101,11 +126,25 @@ func (c Chan) PostSend() { c.postSend() }
 func (c Chan) PostRecv() { c.postRecv() }
 
 func (c Chan) postSend() {
+	if syncHot() {
+		c.postSendSlow()
+	}
+}
+
+func (c Chan) postRecv() {
+	if syncHot() {
+		c.postRecvSlow()
+	}
+}
+
+//go:noinline
+func (c Chan) postSendSlow() {
 	t := syncer()
 	c.ref.object(t).acquireReverse(t)
 }
 
-func (c Chan) postRecv() {
+//go:noinline
+func (c Chan) postRecvSlow() {
 	t := syncer()
 	c.ref.object(t).acquire(t)
 }

@@ -25,16 +25,7 @@ func SetOutput(w io.Writer) (restore func()) {
 func ShadowCells() int { return shadow.cells() }
 
 // SyncVars returns the number of synchronization objects tracked.
-func SyncVars() int {
-	n := 0
-	for i := range syncs.shards {
-		sh := &syncs.shards[i]
-		sh.mu.Lock()
-		n += len(sh.m)
-		sh.mu.Unlock()
-	}
-	return n
-}
+func SyncVars() int { return syncs.count() }
 
 // Slots returns the number of goroutine slots ever allocated and the
 // number waiting in quarantine.

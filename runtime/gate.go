@@ -65,3 +65,12 @@ func syncer() *thread {
 	}
 	return current()
 }
+
+// syncHot reports whether a synchronization operation must call into
+// the detector: to be recorded (the gate is open, or the build is
+// static) or only counted for the pacer (a rate between 0 and 1). It
+// inlines, so that the wrappers (Lock, Send, the atomics, ...) test it
+// around the operation they wrap and, at rate 0 with the gate closed,
+// make no call at all; their recording halves (acquireAt and the like)
+// start with syncer, which decides again.
+func syncHot() bool { return gateOpen() || staticSync || pacing }

@@ -15,10 +15,24 @@ package runtime
 var ioSync syncVar
 
 // IORelease releases the current goroutine's clock into the I/O object.
-func IORelease() { ioSync.releaseMerge(syncer()) }
+func IORelease() {
+	if syncHot() {
+		ioRelease()
+	}
+}
 
 // IOAcquire orders the current goroutine after every IORelease so far.
-func IOAcquire() { ioSync.acquire(syncer()) }
+func IOAcquire() {
+	if syncHot() {
+		ioAcquire()
+	}
+}
+
+//go:noinline
+func ioRelease() { ioSync.releaseMerge(syncer()) }
+
+//go:noinline
+func ioAcquire() { ioSync.acquire(syncer()) }
 
 // IO1 returns v after IOAcquire: it wraps an I/O call with one result.
 func IO1[T any](v T) T {

@@ -5,8 +5,9 @@ import "sync"
 // Lock locks m and orders the caller after m's last unlock.
 func Lock(m *sync.Mutex) {
 	m.Lock()
-	t := syncer()
-	lookupSync(t, addrOf(m)).acquire(t)
+	if syncHot() {
+		acquireAt(addrOf(m))
+	}
 }
 
 // TryLock tries to lock m; if it succeeds, the caller is ordered after
@@ -15,15 +16,17 @@ func TryLock(m *sync.Mutex) bool {
 	if !m.TryLock() {
 		return false
 	}
-	t := syncer()
-	lookupSync(t, addrOf(m)).acquire(t)
+	if syncHot() {
+		acquireAt(addrOf(m))
+	}
 	return true
 }
 
 // Unlock releases the caller's clock into m and unlocks it.
 func Unlock(m *sync.Mutex) {
-	t := syncer()
-	lookupSync(t, addrOf(m)).release(t)
+	if syncHot() {
+		releaseAt(addrOf(m))
+	}
 	m.Unlock()
 }
 
@@ -31,10 +34,9 @@ func Unlock(m *sync.Mutex) {
 // after every RUnlock before it.
 func RWLock(rw *sync.RWMutex) {
 	rw.Lock()
-	t := syncer()
-	sv := lookupSync(t, addrOf(rw))
-	sv.acquire(t)
-	sv.acquireReverse(t)
+	if syncHot() {
+		lockAt(addrOf(rw))
+	}
 }
 
 // RWTryLock tries to write-lock rw.
@@ -42,25 +44,26 @@ func RWTryLock(rw *sync.RWMutex) bool {
 	if !rw.TryLock() {
 		return false
 	}
-	t := syncer()
-	sv := lookupSync(t, addrOf(rw))
-	sv.acquire(t)
-	sv.acquireReverse(t)
+	if syncHot() {
+		lockAt(addrOf(rw))
+	}
 	return true
 }
 
 // RWUnlock write-unlocks rw.
 func RWUnlock(rw *sync.RWMutex) {
-	t := syncer()
-	lookupSync(t, addrOf(rw)).release(t)
+	if syncHot() {
+		releaseAt(addrOf(rw))
+	}
 	rw.Unlock()
 }
 
 // RLock read-locks rw: the caller is ordered after the last Unlock.
 func RLock(rw *sync.RWMutex) {
 	rw.RLock()
-	t := syncer()
-	lookupSync(t, addrOf(rw)).acquire(t)
+	if syncHot() {
+		acquireAt(addrOf(rw))
+	}
 }
 
 // TryRLock tries to read-lock rw.
@@ -68,15 +71,17 @@ func TryRLock(rw *sync.RWMutex) bool {
 	if !rw.TryRLock() {
 		return false
 	}
-	t := syncer()
-	lookupSync(t, addrOf(rw)).acquire(t)
+	if syncHot() {
+		acquireAt(addrOf(rw))
+	}
 	return true
 }
 
 // RUnlock read-unlocks rw; the next writer is ordered after it.
 func RUnlock(rw *sync.RWMutex) {
-	t := syncer()
-	lookupSync(t, addrOf(rw)).releaseReverse(t)
+	if syncHot() {
+		releaseReverseAt(addrOf(rw))
+	}
 	rw.RUnlock()
 }
 

@@ -9,21 +9,32 @@ func OnceDo(o *sync.Once, f func()) {
 		// Deferred so that a panicking f releases too: sync marks the
 		// Once done either way, and later calls then return at once.
 		defer func() {
-			t := syncer()
-			lookupSync(t, addrOf(o)).releaseMerge(t)
+			if syncHot() {
+				releaseMergeAt(addrOf(o))
+			}
 		}()
 		f()
 	})
-	t := syncer()
-	lookupSync(t, addrOf(o)).acquire(t)
+	if syncHot() {
+		acquireAt(addrOf(o))
+	}
 }
 
 // A onceVar is the synchronization object of a function made by
 // OnceFunc, OnceValue or OnceValues: it lives as long as that function.
 type onceVar struct{ sv syncVar }
 
-func (o *onceVar) release() { o.sv.releaseMerge(syncer()) }
-func (o *onceVar) acquire() { o.sv.acquire(syncer()) }
+func (o *onceVar) release() {
+	if syncHot() {
+		o.sv.releaseMerge(syncer())
+	}
+}
+
+func (o *onceVar) acquire() {
+	if syncHot() {
+		o.sv.acquire(syncer())
+	}
+}
 
 // OnceFunc is sync.OnceFunc(f), with the return of f ordered before the
 // return of every call of the result.

@@ -5,15 +5,17 @@ import "sync"
 // PoolPut is p.Put(x): what the caller did before Put is ordered before
 // the Get that returns x.
 func PoolPut(p *sync.Pool, x any) {
-	t := syncer()
-	lookupSync(t, addrOf(p)).releaseMerge(t)
+	if syncHot() {
+		releaseMergeAt(addrOf(p))
+	}
 	p.Put(x)
 }
 
 // PoolGet is p.Get().
 func PoolGet(p *sync.Pool) any {
 	x := p.Get()
-	t := syncer()
-	lookupSync(t, addrOf(p)).acquire(t)
+	if syncHot() {
+		acquireAt(addrOf(p))
+	}
 	return x
 }

@@ -1,5 +1,7 @@
 package runtime
 
+import "sync/atomic"
+
 // A syncClock is the vector clock carried by a synchronization object: the
 // shared vclock vc joined with the single epoch e. Keeping the releaser's
 // own entry in e, outside vc, is what lets a release share the releaser's
@@ -16,10 +18,105 @@ type syncClock struct {
 
 	// The version epoch (version.go): the value of s is covered by
 	// version vver of slot vtid's clock (vver 0: no such version is
-	// known), and equal to it if vexact.
-	vtid   uint32
-	vexact bool
-	vver   uint64
+	// known), and equal to it if vtid has vExact set. has lists versions
+	// of clocks that s is known to cover: a merge by a thread at one of
+	// them would leave s as it is. They are written under the
+	// syncVar's lock, inside a sequence lock (vseq is odd while they
+	// change), so that acquires and releases can read them without it.
+	vseq    atomic.Uint32
+	vtid    atomic.Uint32
+	vver    atomic.Uint64
+	hasTid  [2]atomic.Uint32
+	hasVer  [2]atomic.Uint64
+	nextHas uint8
+}
+
+const vExact = 1 << 31
+
+// setVersion sets s's version epoch; the syncVar's lock must be held, and
+// the sequence lock (begin).
+func (s *syncClock) setVersion(tid uint32, ver uint64, exact bool) {
+	if exact && ver != 0 {
+		tid |= vExact
+	}
+	s.vtid.Store(tid)
+	s.vver.Store(ver)
+}
+
+// addHas records that s covers t's clock as it is now; the syncVar's
+// lock must be held, and the sequence lock.
+func (s *syncClock) addHas(t *thread) {
+	tid, ver := t.vepoch()
+	if ver == 0 {
+		return
+	}
+	for i := range s.hasVer {
+		if s.hasVer[i].Load() == ver && s.hasTid[i].Load() == tid {
+			return
+		}
+	}
+	i := s.nextHas % uint8(len(s.hasVer))
+	s.nextHas++
+	s.hasTid[i].Store(tid)
+	s.hasVer[i].Store(ver)
+}
+
+// begin and end bracket changes of the version fields.
+func (s *syncClock) begin() { s.vseq.Add(1) }
+func (s *syncClock) end()   { s.vseq.Add(1) }
+
+// version returns s's version epoch; the syncVar's lock must be held.
+func (s *syncClock) version() (tid uint32, ver uint64, exact bool) {
+	x := s.vtid.Load()
+	return x &^ vExact, s.vver.Load(), x&vExact != 0
+}
+
+// coveredBy reports, without the lock, whether t's clock is known to
+// cover s: an acquire of s by t has nothing to join.
+func (s *syncClock) coveredBy(t *thread) bool {
+	q := s.vseq.Load()
+	if q&1 != 0 {
+		return false
+	}
+	tid := s.vtid.Load() &^ vExact
+	ver := s.vver.Load()
+	return s.vseq.Load() == q && t.knows(tid, ver)
+}
+
+// holds reports, without the lock, whether s is exactly t's clock as it
+// is now: a release by t, store or merge, would leave s as it is. Outside
+// sampling periods, where a release does not tick, this is every release
+// but the first of a goroutine that releases an object repeatedly.
+func (s *syncClock) holds(t *thread) bool {
+	if t.ver == 0 {
+		return false
+	}
+	q := s.vseq.Load()
+	if q&1 != 0 {
+		return false
+	}
+	x := s.vtid.Load()
+	ver := s.vver.Load()
+	return s.vseq.Load() == q && x == t.tid|vExact && ver == t.ver
+}
+
+// covers reports, without the lock, whether s is known to cover t's
+// clock as it is now: a merge by t would leave s as it is.
+func (s *syncClock) covers(t *thread) bool {
+	if t.ver == 0 {
+		return false
+	}
+	q := s.vseq.Load()
+	if q&1 != 0 {
+		return false
+	}
+	found := false
+	for i := range s.hasVer {
+		if s.hasVer[i].Load() == t.ver && s.hasTid[i].Load() == t.tid {
+			found = true
+		}
+	}
+	return found && s.vseq.Load() == q
 }
 
 // get returns the entry of slot t.
@@ -33,23 +130,39 @@ func (s *syncClock) get(t uint32) uint64 {
 
 // store sets s to t's current clock (Cm ← Ct), sharing t's vclock.
 func (s *syncClock) store(t *thread) {
+	s.begin()
+	s.replace(t)
+	for i := range s.hasVer {
+		s.hasVer[i].Store(0)
+	}
+	s.addHas(t)
+	s.end()
+}
+
+// replace sets s to t's current clock; the sequence lock must be held.
+func (s *syncClock) replace(t *thread) {
 	s.vc = t.share()
 	s.e = t.epoch()
 	s.merged = s.vc
-	s.vtid, s.vver = t.vepoch()
-	s.vexact = true
+	tid, ver := t.vepoch()
+	s.setVersion(tid, ver, true)
 }
 
 // merge joins t's current clock into s (Cm ← Cm ⊔ Ct). Channels,
 // WaitGroups and atomics, which many goroutines release into, use it.
 func (s *syncClock) merge(t *thread) {
-	if s.vc == nil && s.e == 0 || t.knows(s.vtid, s.vver) {
+	s.begin()
+	defer s.end()
+	if s.vc == nil && s.e == 0 || t.knows(s.vtid.Load()&^vExact, s.vver.Load()) {
 		// Cm ⊑ Ct, so Cm ⊔ Ct = Ct: a shallow copy of t's clock
 		// (Pacer's Algorithm 16), exact again for later acquirers.
-		s.store(t)
+		// The clocks s covered, it still covers.
+		s.replace(t)
+		s.addHas(t)
 		return
 	}
-	s.vtid, s.vver, s.vexact = 0, 0, false
+	s.setVersion(0, 0, false)
+	s.addHas(t) // once joined below
 	tv := t.share()
 	if s.vc != tv && s.merged != tv && !tv.leq(s.vc) {
 		if s.vc == nil || s.vc.frozen.Load() {
@@ -65,32 +178,4 @@ func (s *syncClock) merge(t *thread) {
 		s.vc.set(s.e.tid(), s.e.clock())
 	}
 	s.e = t.epoch()
-}
-
-// mergeClock joins another synchronization clock into s.
-func (s *syncClock) mergeClock(o *syncClock) {
-	if o.vc == nil && o.e == 0 {
-		return
-	}
-	if s.vc == nil && s.e == 0 {
-		*s = *o
-		return
-	}
-	s.vtid, s.vver, s.vexact = 0, 0, false
-	if o.vc != nil && o.vc != s.vc && !o.vc.leq(s.vc) {
-		if s.vc == nil || s.vc.frozen.Load() {
-			s.vc = s.vc.clone(len(o.vc.c))
-		}
-		s.vc.join(o.vc)
-	}
-	if o.e != 0 && s.get(o.e.tid()) < o.e.clock() {
-		if s.e == 0 || s.e.tid() == o.e.tid() {
-			s.e = o.e
-			return
-		}
-		if s.vc == nil || s.vc.frozen.Load() {
-			s.vc = s.vc.clone(int(o.e.tid()) + 1)
-		}
-		s.vc.set(o.e.tid(), o.e.clock())
-	}
 }

@@ -9,13 +9,15 @@ import "sync"
 // hide races but not invent them.
 
 func mapWrite(m *sync.Map) {
-	t := syncer()
-	lookupSync(t, addrOf(m)).releaseMerge(t)
+	if syncHot() {
+		releaseMergeAt(addrOf(m))
+	}
 }
 
 func mapRead(m *sync.Map) {
-	t := syncer()
-	lookupSync(t, addrOf(m)).acquire(t)
+	if syncHot() {
+		acquireAt(addrOf(m))
+	}
 }
 
 // MapLoad is m.Load(key).

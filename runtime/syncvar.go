@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"sync"
+	"sync/atomic"
 	"unsafe"
 	"weak"
 )
@@ -32,17 +33,47 @@ type syncVar struct {
 	born uint32
 }
 
+// The sync table finds a syncVar by address. Lookups are lock-free: a
+// shard's open-addressing table is replaced, never changed in place,
+// except that inserts fill empty slots and a dead object's syncVar is
+// replaced by its successor's, both under the shard's lock, and both
+// visible to lock-free readers in either order (a reader that misses a
+// key or finds a dead syncVar retries under the lock). Every sync
+// operation looks its object up, so outside sampling periods, once
+// versions have made the operation itself lock-free, the shard's lock
+// was most of what remained.
 type syncShard struct {
-	mu sync.Mutex
-	m  map[uintptr]*syncVar
-	_  [64 - unsafe.Sizeof(sync.Mutex{}) - unsafe.Sizeof(map[uintptr]*syncVar(nil))]byte
+	mu  sync.Mutex
+	tab atomic.Pointer[syncSlots]
+	n   int // keys in tab, under mu
+	_   [64 - unsafe.Sizeof(sync.Mutex{}) - 16]byte
 }
+
+type syncSlots struct {
+	mask uintptr
+	keys []atomic.Uintptr
+	vals []atomic.Pointer[syncVar]
+}
+
+func newSyncSlots(size int) *syncSlots {
+	return &syncSlots{
+		mask: uintptr(size - 1),
+		keys: make([]atomic.Uintptr, size),
+		vals: make([]atomic.Pointer[syncVar], size),
+	}
+}
+
+// index returns the first slot to probe for the address hashed to h.
+func (s *syncSlots) index(h uintptr) uintptr { return (h >> 24) & s.mask }
 
 type syncTable struct {
 	shards [256]syncShard
 }
 
 var syncs syncTable
+
+// alive reports whether sv describes an object that is still alive.
+func (sv *syncVar) alive() bool { return !sv.heap || sv.live.Value() != nil }
 
 // lookupSync returns the syncVar for the object at addr, creating it if
 // needed, or nil for objects on the current goroutine's stack, which no
@@ -59,25 +90,91 @@ func lookupSync(t *thread, addr uintptr) *syncVar {
 	}
 	h := addr * 0x9e3779b97f4a7c15
 	sh := &syncs.shards[h>>(64-8)]
+	if s := sh.tab.Load(); s != nil {
+		for i := s.index(h); ; i = (i + 1) & s.mask {
+			k := s.keys[i].Load()
+			if k == addr {
+				if sv := s.vals[i].Load(); sv != nil && sv.alive() {
+					return sv
+				}
+				break
+			}
+			if k == 0 {
+				break
+			}
+		}
+	}
+	return sh.lookupLocked(addr, h)
+}
+
+// lookupLocked is lookupSync's slow path, under the shard's lock: it
+// makes the syncVar of a new object.
+func (sh *syncShard) lookupLocked(addr, h uintptr) *syncVar {
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	sv := sh.m[addr]
-	if sv != nil && sv.heap && sv.live.Value() == nil {
-		sv = nil // the object died; this is a new one at its address
+	s := sh.tab.Load()
+	if s == nil || 2*(sh.n+1) > len(s.keys) {
+		s = sh.rebuild(s, 2*(sh.n+1))
 	}
-	if sv == nil {
-		p := *(*unsafe.Pointer)(unsafe.Pointer(&addr))
-		sv = &syncVar{heap: goObject(p)}
-		if sv.heap {
-			sv.live = weak.Make((*byte)(p))
-			sv.born = exactGen()
+	i := s.index(h)
+	for ; ; i = (i + 1) & s.mask {
+		k := s.keys[i].Load()
+		if k == addr {
+			if sv := s.vals[i].Load(); sv.alive() {
+				return sv
+			}
+			break // the object died; this is a new one at its address
 		}
-		if sh.m == nil {
-			sh.m = make(map[uintptr]*syncVar)
+		if k == 0 {
+			break
 		}
-		sh.m[addr] = sv
+	}
+	p := *(*unsafe.Pointer)(unsafe.Pointer(&addr))
+	sv := &syncVar{heap: goObject(p)}
+	if sv.heap {
+		sv.live = weak.Make((*byte)(p))
+		sv.born = exactGen()
+	}
+	// The value before the key, so that a reader that finds the key
+	// finds its syncVar.
+	s.vals[i].Store(sv)
+	if s.keys[i].Load() == 0 {
+		s.keys[i].Store(addr)
+		sh.n++
 	}
 	return sv
+}
+
+// rebuild publishes a table of at least min slots holding the live
+// syncVars of s; the shard's lock must be held.
+func (sh *syncShard) rebuild(s *syncSlots, min int) *syncSlots {
+	size := 16
+	for size < 2*min {
+		size *= 2
+	}
+	ns := newSyncSlots(size)
+	n := 0
+	if s != nil {
+		for i := range s.keys {
+			k := s.keys[i].Load()
+			sv := s.vals[i].Load()
+			if k == 0 || !sv.alive() {
+				continue
+			}
+			h := k * 0x9e3779b97f4a7c15
+			for j := ns.index(h); ; j = (j + 1) & ns.mask {
+				if ns.keys[j].Load() == 0 {
+					ns.vals[j].Store(sv)
+					ns.keys[j].Store(k)
+					n++
+					break
+				}
+			}
+		}
+	}
+	sh.n = n
+	sh.tab.Store(ns)
+	return ns
 }
 
 // sweep forgets the synchronization objects that died.
@@ -85,13 +182,32 @@ func (s *syncTable) sweep() {
 	for i := range s.shards {
 		sh := &s.shards[i]
 		sh.mu.Lock()
-		for a, sv := range sh.m {
-			if sv.heap && sv.live.Value() == nil {
-				delete(sh.m, a)
+		if t := sh.tab.Load(); t != nil {
+			dead := false
+			for j := range t.keys {
+				if t.keys[j].Load() != 0 && !t.vals[j].Load().alive() {
+					dead = true
+					break
+				}
+			}
+			if dead {
+				sh.rebuild(t, sh.n)
 			}
 		}
 		sh.mu.Unlock()
 	}
+}
+
+// count returns the number of synchronization objects tracked.
+func (s *syncTable) count() int {
+	n := 0
+	for i := range s.shards {
+		sh := &s.shards[i]
+		sh.mu.Lock()
+		n += sh.n
+		sh.mu.Unlock()
+	}
+	return n
 }
 
 // release stores t's clock into sv (Cm ← Ct) and ticks t: the release of
@@ -104,9 +220,11 @@ func (sv *syncVar) release(t *thread) {
 	if sv == nil || t == nil {
 		return
 	}
-	sv.mu.Lock()
-	sv.rel.store(t)
-	sv.mu.Unlock()
+	if !sv.rel.holds(t) {
+		sv.mu.Lock()
+		sv.rel.store(t)
+		sv.mu.Unlock()
+	}
 	t.tick()
 }
 
@@ -120,9 +238,11 @@ func (sv *syncVar) releaseMerge(t *thread) {
 	if sv == nil || t == nil {
 		return
 	}
-	sv.mu.Lock()
-	sv.rel.merge(t)
-	sv.mu.Unlock()
+	if !sv.rel.covers(t) {
+		sv.mu.Lock()
+		sv.rel.merge(t)
+		sv.mu.Unlock()
+	}
 	t.tick()
 }
 
@@ -133,6 +253,10 @@ func (sv *syncVar) acquire(t *thread) {
 		return
 	}
 	if sv == nil || t == nil {
+		return
+	}
+	if sv.rel.coveredBy(t) {
+		t.acquired()
 		return
 	}
 	sv.mu.Lock()
@@ -149,9 +273,11 @@ func (sv *syncVar) releaseReverse(t *thread) {
 	if sv == nil || t == nil {
 		return
 	}
-	sv.mu.Lock()
-	sv.rrel.merge(t)
-	sv.mu.Unlock()
+	if !sv.rrel.covers(t) {
+		sv.mu.Lock()
+		sv.rrel.merge(t)
+		sv.mu.Unlock()
+	}
 	t.tick()
 }
 
@@ -164,31 +290,76 @@ func (sv *syncVar) acquireReverse(t *thread) {
 	if sv == nil || t == nil {
 		return
 	}
+	if sv.rrel.coveredBy(t) {
+		t.acquired()
+		return
+	}
 	sv.mu.Lock()
 	t.acquire(&sv.rrel)
 	sv.mu.Unlock()
+}
+
+// acquireAt, releaseAt, releaseMergeAt, releaseReverseAt and lockAt are
+// the recording halves of the wrappers, called when syncHot is true.
+
+//go:noinline
+func acquireAt(addr uintptr) {
+	t := syncer()
+	lookupSync(t, addr).acquire(t)
+}
+
+//go:noinline
+func releaseAt(addr uintptr) {
+	t := syncer()
+	lookupSync(t, addr).release(t)
+}
+
+//go:noinline
+func releaseMergeAt(addr uintptr) {
+	t := syncer()
+	lookupSync(t, addr).releaseMerge(t)
+}
+
+//go:noinline
+func releaseReverseAt(addr uintptr) {
+	t := syncer()
+	lookupSync(t, addr).releaseReverse(t)
+}
+
+// lockAt is the acquire of a write lock: after the last Unlock and every
+// RUnlock before it.
+//
+//go:noinline
+func lockAt(addr uintptr) {
+	t := syncer()
+	sv := lookupSync(t, addr)
+	sv.acquire(t)
+	sv.acquireReverse(t)
 }
 
 // Acquire orders the current goroutine after every Release and
 // ReleaseMerge on addr so far. With Release it models synchronization in
 // code that racegen does not instrument.
 func Acquire(addr uintptr) {
-	t := syncer()
-	lookupSync(t, addr).acquire(t)
+	if syncHot() {
+		acquireAt(addr)
+	}
 }
 
 // Release makes addr carry the current goroutine's clock, replacing what
 // earlier releases left: use it for exclusive handoffs such as unlocking.
 func Release(addr uintptr) {
-	t := syncer()
-	lookupSync(t, addr).release(t)
+	if syncHot() {
+		releaseAt(addr)
+	}
 }
 
 // ReleaseMerge adds the current goroutine's clock to what addr carries:
 // use it where several goroutines release to one acquirer.
 func ReleaseMerge(addr uintptr) {
-	t := syncer()
-	lookupSync(t, addr).releaseMerge(t)
+	if syncHot() {
+		releaseMergeAt(addr)
+	}
 }
 
 // A syncRef carries a synchronization object from the hook before an

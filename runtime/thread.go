@@ -108,11 +108,17 @@ func (t *thread) own(n int) {
 	}
 }
 
-// acquire joins a synchronization clock into t (Ct ← Ct ⊔ Cm).
-func (t *thread) acquire(s *syncClock) {
+// acquired counts an acquire that had nothing to join.
+func (t *thread) acquired() {
 	t.onSync()
 	countSync(t)
-	if t.knows(s.vtid, s.vver) {
+}
+
+// acquire joins a synchronization clock into t (Ct ← Ct ⊔ Cm).
+func (t *thread) acquire(s *syncClock) {
+	t.acquired()
+	vtid, vver, vexact := s.version()
+	if t.knows(vtid, vver) {
 		// s is covered by a version of a clock that t's clock is
 		// known to cover (Pacer's Algorithm 11): nothing to join.
 		return
@@ -137,14 +143,17 @@ func (t *thread) acquire(s *syncClock) {
 	if changed {
 		t.changed()
 	}
-	if s.vexact {
+	if vexact {
 		// s equals version vver of slot vtid's clock, which t's clock
 		// now covers.
-		t.learn(s.vtid, s.vver)
-	} else if s.vver == 0 {
+		t.learn(vtid, vver)
+	} else if vver == 0 {
 		// s is covered by t's clock as it is now: a later merge by t
 		// can replace s by its own clock (syncClock.merge).
-		s.vtid, s.vver = t.vepoch()
+		tid, ver := t.vepoch()
+		s.begin()
+		s.setVersion(tid, ver, false)
+		s.end()
 	}
 }
 

@@ -112,3 +112,44 @@ func TestVersionSkipNeedsSameClock(t *testing.T) {
 		t.Errorf("%d races reported on x, want 0: a skipped join lost an edge", n)
 	}
 }
+
+// TestVersionMergeAfterChange: a merge that versions let skip (the object
+// already covers the releaser's clock) must not skip one made after the
+// releaser's clock changed.
+func TestVersionMergeAfterChange(t *testing.T) {
+	setSampling(t, true)
+	var m sync.Mutex
+	obj := heapWord()
+	x := heapWord()
+	site := uint64(1)
+
+	step := make(chan struct{})
+	g := GoFork()
+	go func() { // thread a
+		GoStart(g)
+		defer GoEnd()
+		<-step
+		ReleaseMerge(obj)
+		ReleaseMerge(obj) // covered: skipped
+		// a's clock changes: it joins c's release of m.
+		Lock(&m)
+		Unlock(&m)
+		ReleaseMerge(obj)
+		step <- struct{}{}
+	}()
+	// In a sampling period, c writes x and releases m.
+	inGoroutine(func() {
+		Write(x, 8, site)
+		Lock(&m)
+		Unlock(&m)
+	})
+	switchSampling(false)
+	step <- struct{}{}
+	<-step
+	before := Races()
+	Acquire(obj)
+	Read(x, 8, site+1)
+	if n := Races() - before; n != 0 {
+		t.Errorf("%d races reported on x, want 0: a skipped merge lost an edge", n)
+	}
+}

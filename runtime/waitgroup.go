@@ -5,17 +5,17 @@ import "sync"
 // WaitGroupAdd calls wg.Add(delta). A negative delta is a Done, which
 // releases the caller's clock to the goroutines that Wait.
 func WaitGroupAdd(wg *sync.WaitGroup, delta int) {
-	if delta < 0 {
-		t := syncer()
-		lookupSync(t, addrOf(wg)).releaseMerge(t)
+	if delta < 0 && syncHot() {
+		releaseMergeAt(addrOf(wg))
 	}
 	wg.Add(delta)
 }
 
 // WaitGroupDone calls wg.Done() after releasing the caller's clock to wg.
 func WaitGroupDone(wg *sync.WaitGroup) {
-	t := syncer()
-	lookupSync(t, addrOf(wg)).releaseMerge(t)
+	if syncHot() {
+		releaseMergeAt(addrOf(wg))
+	}
 	wg.Done()
 }
 
@@ -23,8 +23,9 @@ func WaitGroupDone(wg *sync.WaitGroup) {
 // Done that let it return.
 func WaitGroupWait(wg *sync.WaitGroup) {
 	wg.Wait()
-	t := syncer()
-	lookupSync(t, addrOf(wg)).acquire(t)
+	if syncHot() {
+		acquireAt(addrOf(wg))
+	}
 }
 
 // WaitGroupGo is wg.Go(f): it runs f in a new goroutine that the detector

@@ -154,11 +154,20 @@ func writeFunc(b *bytes.Buffer, name, _ string, params, results, addr, call stri
 		fmt.Fprintf(b, " (%s)", results)
 	}
 	b.WriteString(" {\n")
-	fmt.Fprintf(b, "\tsv := atomicPre(%s, unsafe.Sizeof(*%s), %d, site)\n", addr, strings.TrimSuffix(strings.TrimPrefix(addr, "addrOf("), ")"), k)
-	if results != "" {
-		fmt.Fprintf(b, "\tdefer atomicPost(sv, %d)\n\treturn %s\n", k, call)
-	} else {
-		fmt.Fprintf(b, "\t%s\n\tatomicPost(sv, %d)\n", call, k)
+	// syncHot is tested here, inlined, so that while the gate is closed
+	// the wrapper makes no call into the detector before the operation.
+	pre := fmt.Sprintf("atomicPre(%s, unsafe.Sizeof(*%s), %d, site)", addr, strings.TrimSuffix(strings.TrimPrefix(addr, "addrOf("), ")"), k)
+	if k == store {
+		fmt.Fprintf(b, "\tif syncHot() {\n\t\t%s\n\t}\n\t%s\n}\n\n", pre, call)
+		return
+	}
+	fmt.Fprintf(b, "\tsv := syncRef{addr: %s}\n", addr)
+	fmt.Fprintf(b, "\tif syncHot() {\n\t\tsv = %s\n\t}\n", pre)
+	switch {
+	case results != "":
+		fmt.Fprintf(b, "\tr := %s\n\tatomicPost(sv)\n\treturn r\n", call)
+	default:
+		fmt.Fprintf(b, "\t%s\n\tatomicPost(sv)\n", call)
 	}
 	b.WriteString("}\n\n")
 }
