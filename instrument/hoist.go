@@ -83,8 +83,9 @@ const maxHoisted = 16
 // A countedLoop is a loop whose access hooks can be hoisted: what the
 // third copy needs, taken before the loop is rewritten.
 type countedLoop struct {
-	loop   dst.Stmt // the original loop, for positions
-	plain  dst.Stmt // a copy of it without hooks
+	loop   dst.Stmt   // the original loop, for positions
+	ends   []ast.Expr // the expressions init and bound are made of
+	plain  dst.Stmt   // a copy of it without hooks
 	v      *types.Var
 	init   dst.Expr // copies of the initial value and of the bound
 	bound  dst.Expr
@@ -136,9 +137,11 @@ func (fr *fileRewriter) countedLoop(s dst.Stmt) *countedLoop {
 		var bound ast.Expr
 		if init, bound = h.forClause(a); bound != nil {
 			h.bound = fr.copyExpr(bound)
+			h.ends = []ast.Expr{init, bound}
 		}
 	case *ast.RangeStmt:
 		h.bound = h.rangeCount(a)
+		h.ends = []ast.Expr{a.X}
 	}
 	if h.bound == nil {
 		return nil
@@ -239,8 +242,9 @@ func (fr *fileRewriter) copyExpr(a ast.Expr) dst.Expr {
 	return c
 }
 
-// assignedIn returns the variables that body declares or assigns.
-func assignedIn(info *types.Info, body *ast.BlockStmt) map[types.Object]bool {
+// assignedIn returns the variables that body (a block or a whole loop)
+// declares or assigns.
+func assignedIn(info *types.Info, body ast.Node) map[types.Object]bool {
 	sets := make(map[types.Object]bool)
 	mark := func(e ast.Expr) {
 		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
@@ -687,13 +691,28 @@ func (fr *fileRewriter) hoisted(h *countedLoop, els dst.Stmt) dst.Stmt {
 		cond = binOp(cond, token.LAND, binOp(dst.Clone(count).(dst.Expr), token.LEQ,
 			builtinCall("uint", binOp(dst.Clone(n).(dst.Expr), token.SUB, acc.index(lo)))))
 	}
-	var hooks []dst.Stmt
+	var hooks, once []dst.Stmt
+	o := fr.onceIn(h)
 	for _, write := range []bool{false, true} {
 		for _, acc := range h.access {
-			if acc.write == write {
+			if acc.write != write {
+				continue
+			}
+			if o != nil && h.invariantIn(o, acc.ix) {
+				once = append(once, fr.rangeHooks(acc, lo, hi)...)
+			} else {
 				hooks = append(hooks, fr.rangeHooks(acc, lo, hi)...)
 			}
 		}
+	}
+	if len(once) > 0 {
+		// if !done { done = true; hooks }
+		done := fr.temp("done")
+		o.flags = append(o.flags, done)
+		set := &dst.AssignStmt{Lhs: []dst.Expr{ident(done)}, Tok: token.ASSIGN, Rhs: []dst.Expr{ident("true")}}
+		fr.from(set, h.loop)
+		first := &dst.IfStmt{Cond: &dst.UnaryExpr{Op: token.NOT, X: ident(done)}, Body: block(append([]dst.Stmt{set}, once...)...)}
+		hooks = append([]dst.Stmt{fr.from(first, h.loop)}, hooks...)
 	}
 	body := block(append(hooks, h.plain)...)
 	v := &dst.IfStmt{Init: init, Cond: cond, Body: body, Else: els}
@@ -807,4 +826,154 @@ func binOp(x dst.Expr, op token.Token, y dst.Expr) dst.Expr {
 
 func builtinCall(fun string, args ...dst.Expr) dst.Expr {
 	return &dst.CallExpr{Fun: ident(fun), Args: args}
+}
+
+// Hoisting out of an enclosing loop. In matmul's block, the j loop's
+// write of c's row i is the same range for every k of the enclosing k
+// loop, and its hooks, hoisted before the j loop, still run once per k.
+// Every run but the first records again what the first recorded: the
+// same accesses, by the same goroutine, with no synchronization in
+// between, since the enclosing loop only computes. Dropping such repeats
+// cannot make a report (an access ordered after a repeat is ordered after
+// the first too); at most it loses one, if the first's record is gone by
+// then (a sampling period ended and the history was dropped). So a
+// hoisted range that the enclosing loop does not change is recorded in
+// the first run of the inner loop that takes the hoisted copy only:
+//
+//	{
+//		var done bool
+//		for k := ... {
+//			...
+//			} else if lo, hi := ...; ... {
+//				if !done { done = true; ranges that do not depend on k }
+//				ranges that do
+//				plain j loop
+//			} ...
+//		}
+//	}
+//
+// The enclosing loop must leave the range alone: it assigns none of the
+// variables the range is computed from, and writes only locals of this
+// goroutine and elements of basic type (no copy, clear or append either),
+// which cannot be a container's header or a pointer leading to it.
+
+// An outerLoop is a loop that only computes, while its instrumented copy
+// is rewritten.
+type outerLoop struct {
+	sets  map[types.Object]bool // variables its body assigns
+	safe  bool                  // its body writes only locals and elements of basic type
+	flags []string              // the done flags of the loops in it
+}
+
+// pushOuter notes that the loop s, which only computes, is being
+// rewritten, for the loops in it.
+func (fr *fileRewriter) pushOuter(s dst.Stmt) *outerLoop {
+	a := fr.dec.Ast.Nodes[s]
+	switch a.(type) {
+	case *ast.ForStmt, *ast.RangeStmt:
+	default:
+		return nil
+	}
+	// The loop's own clauses count: its variables change from one
+	// iteration to the next.
+	o := &outerLoop{
+		sets: assignedIn(fr.info, a),
+		safe: fr.universal(a.Pos(), "bool") && fr.writesOnlyData(a),
+	}
+	fr.outer = append(fr.outer, o)
+	return o
+}
+
+// popOuter ends the rewriting of the loop o and returns the declarations
+// of its flags, to put before it.
+func (fr *fileRewriter) popOuter(o *outerLoop) []dst.Stmt {
+	fr.outer = fr.outer[:len(fr.outer)-1]
+	var decls []dst.Stmt
+	for _, f := range o.flags {
+		decls = append(decls, &dst.DeclStmt{Decl: &dst.GenDecl{Tok: token.VAR, Specs: []dst.Spec{
+			&dst.ValueSpec{Names: []*dst.Ident{ident(f)}, Type: ident("bool")},
+		}}})
+	}
+	return decls
+}
+
+// onceIn returns the loop that encloses the hoisted loop h, if hoisted
+// ranges it does not change may be recorded once in it.
+func (fr *fileRewriter) onceIn(h *countedLoop) *outerLoop {
+	if len(fr.outer) == 0 {
+		return nil
+	}
+	o := fr.outer[len(fr.outer)-1]
+	if !o.safe || !fr.universal(fr.dec.Ast.Nodes[h.loop].Pos(), "true") {
+		return nil
+	}
+	for _, e := range h.ends {
+		if !h.invariantIn(o, e) {
+			return nil
+		}
+	}
+	return o
+}
+
+// invariantIn reports whether the enclosing loop o assigns none of the
+// variables in e but h's own.
+func (h *countedLoop) invariantIn(o *outerLoop, e ast.Expr) bool {
+	ok := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, isId := n.(*ast.Ident); isId {
+			if obj := h.fr.info.Uses[id]; obj != nil && obj != h.v && o.sets[obj] {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
+}
+
+// writesOnlyData reports whether loop writes only locals of this
+// goroutine and elements of basic type, and calls no builtin that writes.
+func (fr *fileRewriter) writesOnlyData(loop ast.Node) bool {
+	target := func(e ast.Expr) bool {
+		switch e := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			if e.Name == "_" {
+				return true
+			}
+			v, ok := fr.info.Uses[e].(*types.Var)
+			return ok && !v.IsField() && !isGlobal(v) && !fr.shared[v]
+		case *ast.IndexExpr:
+			_, basic := under(fr.typeOf(e)).(*types.Basic)
+			return basic
+		}
+		return false
+	}
+	ok := true
+	ast.Inspect(loop, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if n.Tok != token.DEFINE {
+				for _, l := range n.Lhs {
+					ok = ok && target(l)
+				}
+			}
+		case *ast.IncDecStmt:
+			ok = ok && target(n.X)
+		case *ast.RangeStmt:
+			if n.Tok == token.ASSIGN {
+				ok = ok && (n.Key == nil || target(n.Key)) && (n.Value == nil || target(n.Value))
+			}
+		case *ast.UnaryExpr:
+			ok = ok && n.Op != token.AND
+		case *ast.CallExpr:
+			if conv, builtin := fr.callee(n); conv == nil {
+				switch builtin {
+				case "len", "cap", "min", "max", "real", "imag", "complex":
+				default:
+					ok = false
+				}
+			}
+		}
+		return ok
+	})
+	return ok
 }

@@ -182,6 +182,9 @@ type fileRewriter struct {
 	// ioDirect is the call of the go or defer statement being rewritten,
 	// which runs later than the statement and is not bracketed for I/O.
 	ioDirect *ast.CallExpr
+	// outer holds the loops that only compute whose instrumented copy is
+	// being rewritten, innermost last (see hoist.go).
+	outer []*outerLoop
 }
 
 func (p *pkgRewriter) rewriteFile(f *ast.File) (*fileRewriter, error) {

@@ -233,10 +233,15 @@ func (fr *fileRewriter) stmt1(s dst.Stmt) []dst.Stmt {
 	case *dst.ForStmt, *dst.RangeStmt, *dst.SelectStmt, *dst.SwitchStmt, *dst.TypeSwitchStmt:
 		plain := fr.plainLoop(s) // before s is rewritten
 		var counted *countedLoop
+		var outer *outerLoop
 		if plain != nil {
 			counted = fr.countedLoop(s) // see hoist.go
+			outer = fr.pushOuter(s)
 		}
 		pre, core := fr.compound(s)
+		if outer != nil {
+			pre = append(pre, fr.popOuter(outer)...)
+		}
 		out := core
 		if len(pre) > 0 {
 			fr.fromAll(pre, core)

@@ -23,6 +23,17 @@ func sum(s []float64, lo, hi int) (t float64) {
 	return t
 }
 
+// rowsum adds rows 0 to 2 of the 3×n matrix m to acc; the write of acc's
+// range does not change with k and is recorded once for the k loop, the
+// read of m's row k is recorded for each k.
+func rowsum(acc, m []int, n int) {
+	for k := 0; k < 3; k++ {
+		for j := 0; j < n; j++ {
+			acc[j] += m[k*n+j] // RACE
+		}
+	}
+}
+
 func main() {
 	v := &vec{A: make([]float64, 16)}
 	var wg sync.WaitGroup
@@ -42,4 +53,10 @@ func main() {
 	}()
 	wg.Wait()
 	fmt.Println(t >= 0, v.A[12])
+	acc, m := make([]int, 4), make([]int, 12)
+	wg.Add(3)
+	go func() { defer wg.Done(); rowsum(acc, m, 4) }()
+	go func() { defer wg.Done(); acc[3] = 1 }() // RACE
+	go func() { defer wg.Done(); m[9] = 1 }()   // RACE: row 2, read when k is 2
+	wg.Wait()
 }
