@@ -45,16 +45,17 @@ func TestEpochCache(t *testing.T) {
 func TestEpochCacheRelease(t *testing.T) {
 	var mu sync.Mutex
 	x := heapWord()
+	first, ordered, unordered := newSite(), newSite(), newSite()
 	before := Races()
-	Write(x, 8, 4001)
+	Write(x, 8, first)
 	Lock(&mu)
 	Unlock(&mu) // a new epoch
 	inGoroutine(func() {
 		Lock(&mu)
-		Write(x, 8, 4002) // ordered after the first write
+		Write(x, 8, ordered) // ordered after the first write
 		Unlock(&mu)
 	})
-	Write(x, 8, 4003) // not ordered after the goroutine's write
+	Write(x, 8, unordered) // not ordered after the goroutine's write
 	if Races() == before {
 		t.Errorf("race between a write after a release and another goroutine's write not reported")
 	}

@@ -16,14 +16,14 @@ func TestNeighbourWrites(t *testing.T) {
 		{"read of the second writer's bytes", 4, 4, true},
 		{"read of both", 0, 8, true},
 	}
-	for i, tt := range tests {
+	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			a := heapWord()
-			site := uint64(3000 + 10*i)
+			site0, site4, siteRead := newSite(), newSite(), newSite()
 			before := Races()
-			inGoroutine(func() { Write(a, 4, site) })
-			inGoroutine(func() { Write(a+4, 4, site+1) })
-			Read(a+tt.read, tt.readSize, site+2)
+			inGoroutine(func() { Write(a, 4, site0) })
+			inGoroutine(func() { Write(a+4, 4, site4) })
+			Read(a+tt.read, tt.readSize, siteRead)
 			if got := Races() > before; got != tt.wantRace {
 				t.Errorf("race reported = %v, want %v", got, tt.wantRace)
 			}
@@ -36,6 +36,7 @@ func TestNeighbourWrites(t *testing.T) {
 // race with a later unordered write.
 func TestNeighbourReads(t *testing.T) {
 	a := heapWord()
+	write, read0, read4 := newSite(), newSite(), newSite()
 	before := Races()
 	// The test goroutine reads bytes 0-3, then a goroutine it forks
 	// (ordered after that read) reads bytes 4-7; a goroutine forked
@@ -46,11 +47,11 @@ func TestNeighbourReads(t *testing.T) {
 		GoStart(g)
 		defer GoEnd()
 		<-start
-		Write(a, 4, 3102)
+		Write(a, 4, write)
 		close(done)
 	}()
-	Read(a, 4, 3100)
-	inGoroutine(func() { Read(a+4, 4, 3101) })
+	Read(a, 4, read0)
+	inGoroutine(func() { Read(a+4, 4, read4) })
 	close(start)
 	<-done
 	if Races() == before {

@@ -78,15 +78,16 @@ func TestPacerRules(t *testing.T) {
 			Read(a, 8, site)
 		}
 	}
-	for i, tt := range tests {
+	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			site := uint64(1000 + 10*i) // each pair of sites is reported once
+			// Each pair of sites is reported once: new ones every run.
+			site1, site2 := newSite(), newSite()
 			a := heapWord()
 			before := Races()
 			setSampling(t, tt.firstOn)
-			inGoroutine(func() { acc(a, tt.first, site) })
+			inGoroutine(func() { acc(a, tt.first, site1) })
 			setSampling(t, tt.secondOn)
-			acc(a, tt.second, site+1)
+			acc(a, tt.second, site2)
 			if got := Races() > before; got != tt.wantRace {
 				t.Errorf("race reported = %v, want %v", got, tt.wantRace)
 			}
@@ -103,6 +104,7 @@ func TestPacerRules(t *testing.T) {
 func TestPacerTimeless(t *testing.T) {
 	var mu sync.Mutex
 	x, y := heapWord(), heapWord()
+	readSite, writeX, writeY := newSite(), newSite(), newSite()
 	before := Races()
 	setSampling(t, true)
 	// The reader is created before everything below, and waits on a
@@ -114,12 +116,12 @@ func TestPacerTimeless(t *testing.T) {
 		defer GoEnd()
 		<-start
 		Lock(&mu)
-		Read(y, 8, 2001)
+		Read(y, 8, readSite)
 		Unlock(&mu)
 		close(done)
 	}()
 	th := current()
-	Write(x, 8, 1999)
+	Write(x, 8, writeX)
 	setSampling(t, false)
 	e := th.epoch()
 	Lock(&mu)
@@ -128,7 +130,7 @@ func TestPacerTimeless(t *testing.T) {
 		t.Fatalf("a release outside sampling advanced the clock: %v -> %v", e, th.epoch())
 	}
 	setSampling(t, true)
-	Write(y, 8, 2000) // after the release: not ordered before the reader
+	Write(y, 8, writeY) // after the release: not ordered before the reader
 	close(start)
 	<-done
 	if Races() == before {

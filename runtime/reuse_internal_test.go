@@ -15,10 +15,10 @@ func TestChannelHistorySurvivesGC(t *testing.T) {
 	keep = append(keep, ch)
 	addr := ChanOf(ch)
 	before := Races()
-	inGoroutine(func() { Send(ch, 1, 4000) })
+	inGoroutine(func() { Send(ch, 1, newSite()) })
 	goruntime.GC()
 	goruntime.GC()
-	Close(ch, 4001)
+	Close(ch, newSite())
 	if Races() == before {
 		t.Errorf("close racing with a send before two GC cycles not reported")
 	}

@@ -16,10 +16,10 @@ func TestSmoke(t *testing.T) {
 	go func() {
 		GoStart(g)
 		defer GoEnd()
-		Write(a, 8, 1)
+		Write(a, 8, newSite())
 		done <- true
 	}()
-	Write(a, 8, 2)
+	Write(a, 8, newSite())
 	<-done
 	if Races() == before {
 		t.Fatal("no race")
@@ -34,12 +34,12 @@ func TestSmoke(t *testing.T) {
 		GoStart(g)
 		defer GoEnd()
 		Lock(&mu)
-		Write(b, 8, 3)
+		Write(b, 8, newSite())
 		Unlock(&mu)
 		done <- true
 	}()
 	Lock(&mu)
-	Write(b, 8, 4)
+	Write(b, 8, newSite())
 	Unlock(&mu)
 	<-done
 	if Races() != before {
