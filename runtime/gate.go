@@ -22,9 +22,10 @@ import "sync/atomic"
 // its clock when it first sees a new sampling period keeps a stale entry
 // from ordering a later sampled access (thread.sampling).
 //
-// The count is exact at the moments that matter: a shard adds one before
-// its first cell is inserted and takes it away after its last is deleted,
-// under the shard's lock, so a zero read from any goroutine means that no
+// The count is exact at the moments that matter: a shadow page adds one
+// before its first cell is inserted and takes it away after its last is
+// deleted, under the page's lock, so a zero read from any goroutine means
+// that no
 // cell existed at that instant; an access that created one happened
 // before its goroutine's next load of the gate, and before any load
 // ordered after it by real synchronization.
