@@ -26,7 +26,7 @@ func toolexecCompile(cfg *config, tool string, args []string, stdout, stderr io.
 	if module == "" && hasToolFlag(flags, "coveragecfg") && inMainModule(path) {
 		// The go command compiles copies that cover rewrote in its work
 		// directory, which are not the main module's files.
-		return fmt.Errorf("%s: built with -cover, whose rewritten files racegen toolexec cannot instrument; build without -cover", path)
+		return fmt.Errorf("%s: built with -cover, whose rewritten files racegen toolexec cannot instrument; build without -cover, or use racegen build|test|run -cover", path)
 	}
 	if module == "" {
 		if cfg.verbose && why != "" {

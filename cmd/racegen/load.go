@@ -25,6 +25,7 @@ func loadConfig(mode packages.LoadMode, sub string, g goArgs) *packages.Config {
 	if g.tags != "" {
 		cfg.BuildFlags = []string{"-tags=" + g.tags}
 	}
+	cfg.Env = listEnv()
 	return cfg
 }
 

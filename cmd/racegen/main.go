@@ -26,6 +26,12 @@
 //	go build -toolexec='racegen -rate=0.1 toolexec' ./cmd/app
 //	go test -toolexec='racegen toolexec' ./...
 //
+// With -cover (or -coverpkg, -covermode, -coverprofile), racegen
+// build|test|run also make racegen the go command's -toolexec wrapper
+// ("racegen coverexec"), which instruments the copies of the files that
+// the cover tool writes: cover reads the files on disk, not the overlay
+// (see cover.go).
+//
 // As its -vettool, racegen runs its analysis as a go vet pass, which
 // reports nothing unless asked to (see docs/usage.md):
 //
@@ -107,7 +113,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	args = fs.Args()
-	toolexec := len(args) > 0 && args[0] == "toolexec"
+	toolexec := len(args) > 0 && (args[0] == "toolexec" || args[0] == "coverexec")
+	coverexec := toolexec && args[0] == "coverexec"
 	if toolexec {
 		// Flags may also follow the subcommand, up to the tool's path.
 		if err := fs.Parse(args[1:]); err != nil {
@@ -118,6 +125,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err := cfg.check(); err != nil {
 		fmt.Fprintf(stderr, "racegen: %v\n", err)
 		return 2
+	}
+	if coverexec {
+		return runCoverexec(&cfg, args, stdout, stderr) // see cover.go
 	}
 	if toolexec {
 		return runToolexec(&cfg, args, stdout, stderr)
@@ -134,16 +144,31 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "racegen: %v\n", err)
 		return 2
 	}
+	cover, userToolexec := coverRequested(gargs)
+	if cover && sub == "" {
+		fmt.Fprintf(stderr, "racegen: -cover needs racegen as the go command's -toolexec wrapper too, which printed flags cannot carry; use racegen build|test|run -cover\n")
+		return 2
+	}
 	out, err := instrumentBuild(&cfg, sub, gargs, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "racegen: %v\n", err)
 		return 1
 	}
+	flags := out.goFlags()
 	if sub == "" {
-		fmt.Fprintln(stdout, joinFlags(out.goFlags()))
+		fmt.Fprintln(stdout, joinFlags(flags))
 		return 0
 	}
-	return runGo(sub, out.goFlags(), gargs, stdout, stderr)
+	if cover {
+		// See cover.go: cover does not read the overlay.
+		f, err := coverToolexecFlag(&cfg, out, userToolexec)
+		if err != nil {
+			fmt.Fprintf(stderr, "racegen: %v\n", err)
+			return 2
+		}
+		flags = append(flags, f)
+	}
+	return runGo(sub, flags, gargs, stdout, stderr)
 }
 
 func (c *config) check() error {
