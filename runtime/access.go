@@ -119,6 +119,12 @@ func accessSlow(addr, size uintptr, site uint64, o op, obj *syncVar) {
 	}
 	e := t.epoch()
 	end := addr + size
+	if cache != nil && size > 8 {
+		if cache.coveredRange(addr, end, e, write) {
+			return
+		}
+		cache.noteRange(addr, end, e, write)
+	}
 	reported := false
 	for a := addr &^ 7; a < end; {
 		// A page at a time, under its lock; races are reported after it

@@ -17,7 +17,17 @@ package runtime
 // the other access against. What can be lost is a second report: if
 // another goroutine's racing write replaced the earlier access in the
 // shadow, a third access is compared with that write instead.
-const epochCacheSize = 64
+//
+// Range accesses (copies, conversions, the range hooks of hoisted loops)
+// are remembered whole as well: a loop nest that reads the same rows of a
+// matrix for every row of its output repeats ranges of many granules,
+// more than the granule entries hold, and a range entry answers for all
+// of them with one comparison.
+const (
+	epochCacheSize = 64
+	rangeCacheBits = 6
+	rangeCacheSize = 1 << rangeCacheBits
+)
 
 type epochEntry struct {
 	a    uintptr // granule address
@@ -25,9 +35,48 @@ type epochEntry struct {
 	r, w uint8 // bytes read and written at e
 }
 
-type epochCache [epochCacheSize]epochEntry
+type rangeEntry struct {
+	lo, hi uintptr // the bytes [lo, hi)
+	e      epoch
+	write  bool
+}
 
-func (c *epochCache) entry(a uintptr) *epochEntry { return &c[a>>3%epochCacheSize] }
+type epochCache struct {
+	granules [epochCacheSize]epochEntry
+	ranges   *[rangeCacheSize]rangeEntry // made at the first range access
+}
+
+func (c *epochCache) entry(a uintptr) *epochEntry { return &c.granules[a>>3%epochCacheSize] }
+
+// rangeEntry returns the entry for ranges starting at lo. The hash mixes
+// the address, since rows of a matrix start at multiples of a power of
+// two more often than not.
+func (c *epochCache) rangeEntry(lo uintptr) *rangeEntry {
+	return &c.ranges[uint64(lo)*0x9e3779b97f4a7c15>>(64-rangeCacheBits)]
+}
+
+// coveredRange reports whether an access of [lo, hi) at epoch e is
+// redundant: a range access starting at lo covered it, a write covering
+// reads too.
+func (c *epochCache) coveredRange(lo, hi uintptr, e epoch, write bool) bool {
+	if c.ranges == nil {
+		return false
+	}
+	x := c.rangeEntry(lo)
+	return x.e == e && x.lo == lo && hi <= x.hi && (x.write || !write)
+}
+
+// noteRange records an access of [lo, hi) at epoch e.
+func (c *epochCache) noteRange(lo, hi uintptr, e epoch, write bool) {
+	if c.ranges == nil {
+		c.ranges = new([rangeCacheSize]rangeEntry)
+	}
+	x := c.rangeEntry(lo)
+	if x.e == e && x.lo == lo && (x.write || !write) && hi < x.hi {
+		return // keep the longer range
+	}
+	*x = rangeEntry{lo, hi, e, write}
+}
 
 // covered reports whether an access of the bytes mask of granule a at
 // epoch e is redundant.

@@ -3,6 +3,7 @@ package runtime
 import (
 	"sync"
 	"testing"
+	"unsafe"
 )
 
 func TestEpochCache(t *testing.T) {
@@ -58,5 +59,62 @@ func TestEpochCacheRelease(t *testing.T) {
 	Write(x, 8, unordered) // not ordered after the goroutine's write
 	if Races() == before {
 		t.Errorf("race between a write after a release and another goroutine's write not reported")
+	}
+}
+
+func TestEpochCacheRanges(t *testing.T) {
+	const lo, hi = 0x1000, 0x1100
+	e1, e2 := mkEpoch(1, 5), mkEpoch(1, 6)
+	tests := []struct {
+		name      string
+		lo, hi    uintptr
+		e         epoch
+		write     bool
+		noteWrite bool
+		cached    bool
+	}{
+		{"same range read again", lo, hi, e1, false, false, true},
+		{"shorter range from the same start", lo, hi - 8, e1, false, false, true},
+		{"longer range", lo, hi + 8, e1, false, false, false},
+		{"range starting inside", lo + 8, hi, e1, false, false, false},
+		{"write after read", lo, hi, e1, true, false, false},
+		{"read after write", lo, hi, e1, false, true, true},
+		{"write after write", lo, hi, e1, true, true, true},
+		{"later epoch", lo, hi, e2, false, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var c epochCache
+			if c.coveredRange(lo, hi, e1, false) {
+				t.Fatalf("an empty cache covers a range")
+			}
+			c.noteRange(lo, hi, e1, tt.noteWrite)
+			if got := c.coveredRange(tt.lo, tt.hi, tt.e, tt.write); got != tt.cached {
+				t.Errorf("coveredRange = %v, want %v", got, tt.cached)
+			}
+		})
+	}
+}
+
+// TestEpochCacheRangeRelease: a range access after a release is checked
+// again, not taken for the one before it.
+func TestEpochCacheRangeRelease(t *testing.T) {
+	var mu sync.Mutex
+	words := new([4]uint64)
+	keep = append(keep, words)
+	x := uintptr(unsafe.Pointer(words))
+	first, ordered, unordered := newSite(), newSite(), newSite()
+	before := Races()
+	WriteRange(x, 32, first)
+	Lock(&mu)
+	Unlock(&mu) // a new epoch
+	inGoroutine(func() {
+		Lock(&mu)
+		WriteRange(x, 32, ordered) // ordered after the first write
+		Unlock(&mu)
+	})
+	WriteRange(x, 32, unordered) // not ordered after the goroutine's write
+	if Races() == before {
+		t.Errorf("race between a range write after a release and another goroutine's range write not reported")
 	}
 }
