@@ -46,7 +46,7 @@ func atomicPre(addr, size uintptr, kind int, site uint64) syncRef {
 // an acquire made while it is open must be recorded. (Stores have no
 // second half: atomicPre ticked the clock.)
 func atomicPost(op syncRef) {
-	if syncHot() {
+	if recording() {
 		atomicAcquire(op)
 	}
 }

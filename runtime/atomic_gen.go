@@ -10,8 +10,10 @@ import (
 // AtomicLoadInt32 is atomic.LoadInt32, ordered as an acquire.
 func AtomicLoadInt32(addr *int32, site uint64) int32 {
 	sv := syncRef{addr: addrOf(addr)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 0, site)
+	} else {
+		idlePair()
 	}
 	r := atomic.LoadInt32(addr)
 	atomicPost(sv)
@@ -29,8 +31,10 @@ func AtomicStoreInt32(addr *int32, val int32, site uint64) {
 // AtomicSwapInt32 is atomic.SwapInt32, ordered as a release and an acquire.
 func AtomicSwapInt32(addr *int32, new int32, site uint64) (old int32) {
 	sv := syncRef{addr: addrOf(addr)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	} else {
+		idlePair()
 	}
 	r := atomic.SwapInt32(addr, new)
 	atomicPost(sv)
@@ -40,8 +44,10 @@ func AtomicSwapInt32(addr *int32, new int32, site uint64) (old int32) {
 // AtomicCompareAndSwapInt32 is atomic.CompareAndSwapInt32, ordered as a release and an acquire.
 func AtomicCompareAndSwapInt32(addr *int32, old, new int32, site uint64) (swapped bool) {
 	sv := syncRef{addr: addrOf(addr)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	} else {
+		idlePair()
 	}
 	r := atomic.CompareAndSwapInt32(addr, old, new)
 	atomicPost(sv)
@@ -51,8 +57,10 @@ func AtomicCompareAndSwapInt32(addr *int32, old, new int32, site uint64) (swappe
 // AtomicAddInt32 is atomic.AddInt32, ordered as a release and an acquire.
 func AtomicAddInt32(addr *int32, delta int32, site uint64) (new int32) {
 	sv := syncRef{addr: addrOf(addr)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	} else {
+		idlePair()
 	}
 	r := atomic.AddInt32(addr, delta)
 	atomicPost(sv)
@@ -62,8 +70,10 @@ func AtomicAddInt32(addr *int32, delta int32, site uint64) (new int32) {
 // AtomicAndInt32 is atomic.AndInt32, ordered as a release and an acquire.
 func AtomicAndInt32(addr *int32, mask int32, site uint64) (old int32) {
 	sv := syncRef{addr: addrOf(addr)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	} else {
+		idlePair()
 	}
 	r := atomic.AndInt32(addr, mask)
 	atomicPost(sv)
@@ -73,8 +83,10 @@ func AtomicAndInt32(addr *int32, mask int32, site uint64) (old int32) {
 // AtomicOrInt32 is atomic.OrInt32, ordered as a release and an acquire.
 func AtomicOrInt32(addr *int32, mask int32, site uint64) (old int32) {
 	sv := syncRef{addr: addrOf(addr)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	} else {
+		idlePair()
 	}
 	r := atomic.OrInt32(addr, mask)
 	atomicPost(sv)
@@ -84,8 +96,10 @@ func AtomicOrInt32(addr *int32, mask int32, site uint64) (old int32) {
 // AtomicLoadInt64 is atomic.LoadInt64, ordered as an acquire.
 func AtomicLoadInt64(addr *int64, site uint64) int64 {
 	sv := syncRef{addr: addrOf(addr)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 0, site)
+	} else {
+		idlePair()
 	}
 	r := atomic.LoadInt64(addr)
 	atomicPost(sv)
@@ -103,8 +117,10 @@ func AtomicStoreInt64(addr *int64, val int64, site uint64) {
 // AtomicSwapInt64 is atomic.SwapInt64, ordered as a release and an acquire.
 func AtomicSwapInt64(addr *int64, new int64, site uint64) (old int64) {
 	sv := syncRef{addr: addrOf(addr)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	} else {
+		idlePair()
 	}
 	r := atomic.SwapInt64(addr, new)
 	atomicPost(sv)
@@ -114,8 +130,10 @@ func AtomicSwapInt64(addr *int64, new int64, site uint64) (old int64) {
 // AtomicCompareAndSwapInt64 is atomic.CompareAndSwapInt64, ordered as a release and an acquire.
 func AtomicCompareAndSwapInt64(addr *int64, old, new int64, site uint64) (swapped bool) {
 	sv := syncRef{addr: addrOf(addr)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	} else {
+		idlePair()
 	}
 	r := atomic.CompareAndSwapInt64(addr, old, new)
 	atomicPost(sv)
@@ -125,8 +143,10 @@ func AtomicCompareAndSwapInt64(addr *int64, old, new int64, site uint64) (swappe
 // AtomicAddInt64 is atomic.AddInt64, ordered as a release and an acquire.
 func AtomicAddInt64(addr *int64, delta int64, site uint64) (new int64) {
 	sv := syncRef{addr: addrOf(addr)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	} else {
+		idlePair()
 	}
 	r := atomic.AddInt64(addr, delta)
 	atomicPost(sv)
@@ -136,8 +156,10 @@ func AtomicAddInt64(addr *int64, delta int64, site uint64) (new int64) {
 // AtomicAndInt64 is atomic.AndInt64, ordered as a release and an acquire.
 func AtomicAndInt64(addr *int64, mask int64, site uint64) (old int64) {
 	sv := syncRef{addr: addrOf(addr)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	} else {
+		idlePair()
 	}
 	r := atomic.AndInt64(addr, mask)
 	atomicPost(sv)
@@ -147,8 +169,10 @@ func AtomicAndInt64(addr *int64, mask int64, site uint64) (old int64) {
 // AtomicOrInt64 is atomic.OrInt64, ordered as a release and an acquire.
 func AtomicOrInt64(addr *int64, mask int64, site uint64) (old int64) {
 	sv := syncRef{addr: addrOf(addr)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	} else {
+		idlePair()
 	}
 	r := atomic.OrInt64(addr, mask)
 	atomicPost(sv)
@@ -158,8 +182,10 @@ func AtomicOrInt64(addr *int64, mask int64, site uint64) (old int64) {
 // AtomicLoadUint32 is atomic.LoadUint32, ordered as an acquire.
 func AtomicLoadUint32(addr *uint32, site uint64) uint32 {
 	sv := syncRef{addr: addrOf(addr)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 0, site)
+	} else {
+		idlePair()
 	}
 	r := atomic.LoadUint32(addr)
 	atomicPost(sv)
@@ -177,8 +203,10 @@ func AtomicStoreUint32(addr *uint32, val uint32, site uint64) {
 // AtomicSwapUint32 is atomic.SwapUint32, ordered as a release and an acquire.
 func AtomicSwapUint32(addr *uint32, new uint32, site uint64) (old uint32) {
 	sv := syncRef{addr: addrOf(addr)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	} else {
+		idlePair()
 	}
 	r := atomic.SwapUint32(addr, new)
 	atomicPost(sv)
@@ -188,8 +216,10 @@ func AtomicSwapUint32(addr *uint32, new uint32, site uint64) (old uint32) {
 // AtomicCompareAndSwapUint32 is atomic.CompareAndSwapUint32, ordered as a release and an acquire.
 func AtomicCompareAndSwapUint32(addr *uint32, old, new uint32, site uint64) (swapped bool) {
 	sv := syncRef{addr: addrOf(addr)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	} else {
+		idlePair()
 	}
 	r := atomic.CompareAndSwapUint32(addr, old, new)
 	atomicPost(sv)
@@ -199,8 +229,10 @@ func AtomicCompareAndSwapUint32(addr *uint32, old, new uint32, site uint64) (swa
 // AtomicAddUint32 is atomic.AddUint32, ordered as a release and an acquire.
 func AtomicAddUint32(addr *uint32, delta uint32, site uint64) (new uint32) {
 	sv := syncRef{addr: addrOf(addr)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	} else {
+		idlePair()
 	}
 	r := atomic.AddUint32(addr, delta)
 	atomicPost(sv)
@@ -210,8 +242,10 @@ func AtomicAddUint32(addr *uint32, delta uint32, site uint64) (new uint32) {
 // AtomicAndUint32 is atomic.AndUint32, ordered as a release and an acquire.
 func AtomicAndUint32(addr *uint32, mask uint32, site uint64) (old uint32) {
 	sv := syncRef{addr: addrOf(addr)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	} else {
+		idlePair()
 	}
 	r := atomic.AndUint32(addr, mask)
 	atomicPost(sv)
@@ -221,8 +255,10 @@ func AtomicAndUint32(addr *uint32, mask uint32, site uint64) (old uint32) {
 // AtomicOrUint32 is atomic.OrUint32, ordered as a release and an acquire.
 func AtomicOrUint32(addr *uint32, mask uint32, site uint64) (old uint32) {
 	sv := syncRef{addr: addrOf(addr)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	} else {
+		idlePair()
 	}
 	r := atomic.OrUint32(addr, mask)
 	atomicPost(sv)
@@ -232,8 +268,10 @@ func AtomicOrUint32(addr *uint32, mask uint32, site uint64) (old uint32) {
 // AtomicLoadUint64 is atomic.LoadUint64, ordered as an acquire.
 func AtomicLoadUint64(addr *uint64, site uint64) uint64 {
 	sv := syncRef{addr: addrOf(addr)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 0, site)
+	} else {
+		idlePair()
 	}
 	r := atomic.LoadUint64(addr)
 	atomicPost(sv)
@@ -251,8 +289,10 @@ func AtomicStoreUint64(addr *uint64, val uint64, site uint64) {
 // AtomicSwapUint64 is atomic.SwapUint64, ordered as a release and an acquire.
 func AtomicSwapUint64(addr *uint64, new uint64, site uint64) (old uint64) {
 	sv := syncRef{addr: addrOf(addr)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	} else {
+		idlePair()
 	}
 	r := atomic.SwapUint64(addr, new)
 	atomicPost(sv)
@@ -262,8 +302,10 @@ func AtomicSwapUint64(addr *uint64, new uint64, site uint64) (old uint64) {
 // AtomicCompareAndSwapUint64 is atomic.CompareAndSwapUint64, ordered as a release and an acquire.
 func AtomicCompareAndSwapUint64(addr *uint64, old, new uint64, site uint64) (swapped bool) {
 	sv := syncRef{addr: addrOf(addr)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	} else {
+		idlePair()
 	}
 	r := atomic.CompareAndSwapUint64(addr, old, new)
 	atomicPost(sv)
@@ -273,8 +315,10 @@ func AtomicCompareAndSwapUint64(addr *uint64, old, new uint64, site uint64) (swa
 // AtomicAddUint64 is atomic.AddUint64, ordered as a release and an acquire.
 func AtomicAddUint64(addr *uint64, delta uint64, site uint64) (new uint64) {
 	sv := syncRef{addr: addrOf(addr)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	} else {
+		idlePair()
 	}
 	r := atomic.AddUint64(addr, delta)
 	atomicPost(sv)
@@ -284,8 +328,10 @@ func AtomicAddUint64(addr *uint64, delta uint64, site uint64) (new uint64) {
 // AtomicAndUint64 is atomic.AndUint64, ordered as a release and an acquire.
 func AtomicAndUint64(addr *uint64, mask uint64, site uint64) (old uint64) {
 	sv := syncRef{addr: addrOf(addr)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	} else {
+		idlePair()
 	}
 	r := atomic.AndUint64(addr, mask)
 	atomicPost(sv)
@@ -295,8 +341,10 @@ func AtomicAndUint64(addr *uint64, mask uint64, site uint64) (old uint64) {
 // AtomicOrUint64 is atomic.OrUint64, ordered as a release and an acquire.
 func AtomicOrUint64(addr *uint64, mask uint64, site uint64) (old uint64) {
 	sv := syncRef{addr: addrOf(addr)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	} else {
+		idlePair()
 	}
 	r := atomic.OrUint64(addr, mask)
 	atomicPost(sv)
@@ -306,8 +354,10 @@ func AtomicOrUint64(addr *uint64, mask uint64, site uint64) (old uint64) {
 // AtomicLoadUintptr is atomic.LoadUintptr, ordered as an acquire.
 func AtomicLoadUintptr(addr *uintptr, site uint64) uintptr {
 	sv := syncRef{addr: addrOf(addr)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 0, site)
+	} else {
+		idlePair()
 	}
 	r := atomic.LoadUintptr(addr)
 	atomicPost(sv)
@@ -325,8 +375,10 @@ func AtomicStoreUintptr(addr *uintptr, val uintptr, site uint64) {
 // AtomicSwapUintptr is atomic.SwapUintptr, ordered as a release and an acquire.
 func AtomicSwapUintptr(addr *uintptr, new uintptr, site uint64) (old uintptr) {
 	sv := syncRef{addr: addrOf(addr)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	} else {
+		idlePair()
 	}
 	r := atomic.SwapUintptr(addr, new)
 	atomicPost(sv)
@@ -336,8 +388,10 @@ func AtomicSwapUintptr(addr *uintptr, new uintptr, site uint64) (old uintptr) {
 // AtomicCompareAndSwapUintptr is atomic.CompareAndSwapUintptr, ordered as a release and an acquire.
 func AtomicCompareAndSwapUintptr(addr *uintptr, old, new uintptr, site uint64) (swapped bool) {
 	sv := syncRef{addr: addrOf(addr)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	} else {
+		idlePair()
 	}
 	r := atomic.CompareAndSwapUintptr(addr, old, new)
 	atomicPost(sv)
@@ -347,8 +401,10 @@ func AtomicCompareAndSwapUintptr(addr *uintptr, old, new uintptr, site uint64) (
 // AtomicAddUintptr is atomic.AddUintptr, ordered as a release and an acquire.
 func AtomicAddUintptr(addr *uintptr, delta uintptr, site uint64) (new uintptr) {
 	sv := syncRef{addr: addrOf(addr)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	} else {
+		idlePair()
 	}
 	r := atomic.AddUintptr(addr, delta)
 	atomicPost(sv)
@@ -358,8 +414,10 @@ func AtomicAddUintptr(addr *uintptr, delta uintptr, site uint64) (new uintptr) {
 // AtomicAndUintptr is atomic.AndUintptr, ordered as a release and an acquire.
 func AtomicAndUintptr(addr *uintptr, mask uintptr, site uint64) (old uintptr) {
 	sv := syncRef{addr: addrOf(addr)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	} else {
+		idlePair()
 	}
 	r := atomic.AndUintptr(addr, mask)
 	atomicPost(sv)
@@ -369,8 +427,10 @@ func AtomicAndUintptr(addr *uintptr, mask uintptr, site uint64) (old uintptr) {
 // AtomicOrUintptr is atomic.OrUintptr, ordered as a release and an acquire.
 func AtomicOrUintptr(addr *uintptr, mask uintptr, site uint64) (old uintptr) {
 	sv := syncRef{addr: addrOf(addr)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	} else {
+		idlePair()
 	}
 	r := atomic.OrUintptr(addr, mask)
 	atomicPost(sv)
@@ -380,8 +440,10 @@ func AtomicOrUintptr(addr *uintptr, mask uintptr, site uint64) (old uintptr) {
 // AtomicLoadPointer is atomic.LoadPointer, ordered as an acquire.
 func AtomicLoadPointer(addr *unsafe.Pointer, site uint64) (val unsafe.Pointer) {
 	sv := syncRef{addr: addrOf(addr)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 0, site)
+	} else {
+		idlePair()
 	}
 	r := atomic.LoadPointer(addr)
 	atomicPost(sv)
@@ -399,8 +461,10 @@ func AtomicStorePointer(addr *unsafe.Pointer, val unsafe.Pointer, site uint64) {
 // AtomicSwapPointer is atomic.SwapPointer, ordered as a release and an acquire.
 func AtomicSwapPointer(addr *unsafe.Pointer, new unsafe.Pointer, site uint64) (old unsafe.Pointer) {
 	sv := syncRef{addr: addrOf(addr)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	} else {
+		idlePair()
 	}
 	r := atomic.SwapPointer(addr, new)
 	atomicPost(sv)
@@ -410,8 +474,10 @@ func AtomicSwapPointer(addr *unsafe.Pointer, new unsafe.Pointer, site uint64) (o
 // AtomicCompareAndSwapPointer is atomic.CompareAndSwapPointer, ordered as a release and an acquire.
 func AtomicCompareAndSwapPointer(addr *unsafe.Pointer, old, new unsafe.Pointer, site uint64) (swapped bool) {
 	sv := syncRef{addr: addrOf(addr)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+	} else {
+		idlePair()
 	}
 	r := atomic.CompareAndSwapPointer(addr, old, new)
 	atomicPost(sv)
@@ -421,8 +487,10 @@ func AtomicCompareAndSwapPointer(addr *unsafe.Pointer, old, new unsafe.Pointer, 
 // AtomicInt32Load is (*atomic.Int32).Load, ordered as an acquire.
 func AtomicInt32Load(x *atomic.Int32, site uint64) int32 {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
+	} else {
+		idlePair()
 	}
 	r := x.Load()
 	atomicPost(sv)
@@ -440,8 +508,10 @@ func AtomicInt32Store(x *atomic.Int32, val int32, site uint64) {
 // AtomicInt32Swap is (*atomic.Int32).Swap, ordered as a release and an acquire.
 func AtomicInt32Swap(x *atomic.Int32, new int32, site uint64) (old int32) {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	} else {
+		idlePair()
 	}
 	r := x.Swap(new)
 	atomicPost(sv)
@@ -451,8 +521,10 @@ func AtomicInt32Swap(x *atomic.Int32, new int32, site uint64) (old int32) {
 // AtomicInt32CompareAndSwap is (*atomic.Int32).CompareAndSwap, ordered as a release and an acquire.
 func AtomicInt32CompareAndSwap(x *atomic.Int32, old, new int32, site uint64) (swapped bool) {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	} else {
+		idlePair()
 	}
 	r := x.CompareAndSwap(old, new)
 	atomicPost(sv)
@@ -462,8 +534,10 @@ func AtomicInt32CompareAndSwap(x *atomic.Int32, old, new int32, site uint64) (sw
 // AtomicInt32Add is (*atomic.Int32).Add, ordered as a release and an acquire.
 func AtomicInt32Add(x *atomic.Int32, delta int32, site uint64) (new int32) {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	} else {
+		idlePair()
 	}
 	r := x.Add(delta)
 	atomicPost(sv)
@@ -473,8 +547,10 @@ func AtomicInt32Add(x *atomic.Int32, delta int32, site uint64) (new int32) {
 // AtomicInt32And is (*atomic.Int32).And, ordered as a release and an acquire.
 func AtomicInt32And(x *atomic.Int32, mask int32, site uint64) (old int32) {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	} else {
+		idlePair()
 	}
 	r := x.And(mask)
 	atomicPost(sv)
@@ -484,8 +560,10 @@ func AtomicInt32And(x *atomic.Int32, mask int32, site uint64) (old int32) {
 // AtomicInt32Or is (*atomic.Int32).Or, ordered as a release and an acquire.
 func AtomicInt32Or(x *atomic.Int32, mask int32, site uint64) (old int32) {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	} else {
+		idlePair()
 	}
 	r := x.Or(mask)
 	atomicPost(sv)
@@ -495,8 +573,10 @@ func AtomicInt32Or(x *atomic.Int32, mask int32, site uint64) (old int32) {
 // AtomicInt64Load is (*atomic.Int64).Load, ordered as an acquire.
 func AtomicInt64Load(x *atomic.Int64, site uint64) int64 {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
+	} else {
+		idlePair()
 	}
 	r := x.Load()
 	atomicPost(sv)
@@ -514,8 +594,10 @@ func AtomicInt64Store(x *atomic.Int64, val int64, site uint64) {
 // AtomicInt64Swap is (*atomic.Int64).Swap, ordered as a release and an acquire.
 func AtomicInt64Swap(x *atomic.Int64, new int64, site uint64) (old int64) {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	} else {
+		idlePair()
 	}
 	r := x.Swap(new)
 	atomicPost(sv)
@@ -525,8 +607,10 @@ func AtomicInt64Swap(x *atomic.Int64, new int64, site uint64) (old int64) {
 // AtomicInt64CompareAndSwap is (*atomic.Int64).CompareAndSwap, ordered as a release and an acquire.
 func AtomicInt64CompareAndSwap(x *atomic.Int64, old, new int64, site uint64) (swapped bool) {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	} else {
+		idlePair()
 	}
 	r := x.CompareAndSwap(old, new)
 	atomicPost(sv)
@@ -536,8 +620,10 @@ func AtomicInt64CompareAndSwap(x *atomic.Int64, old, new int64, site uint64) (sw
 // AtomicInt64Add is (*atomic.Int64).Add, ordered as a release and an acquire.
 func AtomicInt64Add(x *atomic.Int64, delta int64, site uint64) (new int64) {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	} else {
+		idlePair()
 	}
 	r := x.Add(delta)
 	atomicPost(sv)
@@ -547,8 +633,10 @@ func AtomicInt64Add(x *atomic.Int64, delta int64, site uint64) (new int64) {
 // AtomicInt64And is (*atomic.Int64).And, ordered as a release and an acquire.
 func AtomicInt64And(x *atomic.Int64, mask int64, site uint64) (old int64) {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	} else {
+		idlePair()
 	}
 	r := x.And(mask)
 	atomicPost(sv)
@@ -558,8 +646,10 @@ func AtomicInt64And(x *atomic.Int64, mask int64, site uint64) (old int64) {
 // AtomicInt64Or is (*atomic.Int64).Or, ordered as a release and an acquire.
 func AtomicInt64Or(x *atomic.Int64, mask int64, site uint64) (old int64) {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	} else {
+		idlePair()
 	}
 	r := x.Or(mask)
 	atomicPost(sv)
@@ -569,8 +659,10 @@ func AtomicInt64Or(x *atomic.Int64, mask int64, site uint64) (old int64) {
 // AtomicUint32Load is (*atomic.Uint32).Load, ordered as an acquire.
 func AtomicUint32Load(x *atomic.Uint32, site uint64) uint32 {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
+	} else {
+		idlePair()
 	}
 	r := x.Load()
 	atomicPost(sv)
@@ -588,8 +680,10 @@ func AtomicUint32Store(x *atomic.Uint32, val uint32, site uint64) {
 // AtomicUint32Swap is (*atomic.Uint32).Swap, ordered as a release and an acquire.
 func AtomicUint32Swap(x *atomic.Uint32, new uint32, site uint64) (old uint32) {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	} else {
+		idlePair()
 	}
 	r := x.Swap(new)
 	atomicPost(sv)
@@ -599,8 +693,10 @@ func AtomicUint32Swap(x *atomic.Uint32, new uint32, site uint64) (old uint32) {
 // AtomicUint32CompareAndSwap is (*atomic.Uint32).CompareAndSwap, ordered as a release and an acquire.
 func AtomicUint32CompareAndSwap(x *atomic.Uint32, old, new uint32, site uint64) (swapped bool) {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	} else {
+		idlePair()
 	}
 	r := x.CompareAndSwap(old, new)
 	atomicPost(sv)
@@ -610,8 +706,10 @@ func AtomicUint32CompareAndSwap(x *atomic.Uint32, old, new uint32, site uint64) 
 // AtomicUint32Add is (*atomic.Uint32).Add, ordered as a release and an acquire.
 func AtomicUint32Add(x *atomic.Uint32, delta uint32, site uint64) (new uint32) {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	} else {
+		idlePair()
 	}
 	r := x.Add(delta)
 	atomicPost(sv)
@@ -621,8 +719,10 @@ func AtomicUint32Add(x *atomic.Uint32, delta uint32, site uint64) (new uint32) {
 // AtomicUint32And is (*atomic.Uint32).And, ordered as a release and an acquire.
 func AtomicUint32And(x *atomic.Uint32, mask uint32, site uint64) (old uint32) {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	} else {
+		idlePair()
 	}
 	r := x.And(mask)
 	atomicPost(sv)
@@ -632,8 +732,10 @@ func AtomicUint32And(x *atomic.Uint32, mask uint32, site uint64) (old uint32) {
 // AtomicUint32Or is (*atomic.Uint32).Or, ordered as a release and an acquire.
 func AtomicUint32Or(x *atomic.Uint32, mask uint32, site uint64) (old uint32) {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	} else {
+		idlePair()
 	}
 	r := x.Or(mask)
 	atomicPost(sv)
@@ -643,8 +745,10 @@ func AtomicUint32Or(x *atomic.Uint32, mask uint32, site uint64) (old uint32) {
 // AtomicUint64Load is (*atomic.Uint64).Load, ordered as an acquire.
 func AtomicUint64Load(x *atomic.Uint64, site uint64) uint64 {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
+	} else {
+		idlePair()
 	}
 	r := x.Load()
 	atomicPost(sv)
@@ -662,8 +766,10 @@ func AtomicUint64Store(x *atomic.Uint64, val uint64, site uint64) {
 // AtomicUint64Swap is (*atomic.Uint64).Swap, ordered as a release and an acquire.
 func AtomicUint64Swap(x *atomic.Uint64, new uint64, site uint64) (old uint64) {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	} else {
+		idlePair()
 	}
 	r := x.Swap(new)
 	atomicPost(sv)
@@ -673,8 +779,10 @@ func AtomicUint64Swap(x *atomic.Uint64, new uint64, site uint64) (old uint64) {
 // AtomicUint64CompareAndSwap is (*atomic.Uint64).CompareAndSwap, ordered as a release and an acquire.
 func AtomicUint64CompareAndSwap(x *atomic.Uint64, old, new uint64, site uint64) (swapped bool) {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	} else {
+		idlePair()
 	}
 	r := x.CompareAndSwap(old, new)
 	atomicPost(sv)
@@ -684,8 +792,10 @@ func AtomicUint64CompareAndSwap(x *atomic.Uint64, old, new uint64, site uint64) 
 // AtomicUint64Add is (*atomic.Uint64).Add, ordered as a release and an acquire.
 func AtomicUint64Add(x *atomic.Uint64, delta uint64, site uint64) (new uint64) {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	} else {
+		idlePair()
 	}
 	r := x.Add(delta)
 	atomicPost(sv)
@@ -695,8 +805,10 @@ func AtomicUint64Add(x *atomic.Uint64, delta uint64, site uint64) (new uint64) {
 // AtomicUint64And is (*atomic.Uint64).And, ordered as a release and an acquire.
 func AtomicUint64And(x *atomic.Uint64, mask uint64, site uint64) (old uint64) {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	} else {
+		idlePair()
 	}
 	r := x.And(mask)
 	atomicPost(sv)
@@ -706,8 +818,10 @@ func AtomicUint64And(x *atomic.Uint64, mask uint64, site uint64) (old uint64) {
 // AtomicUint64Or is (*atomic.Uint64).Or, ordered as a release and an acquire.
 func AtomicUint64Or(x *atomic.Uint64, mask uint64, site uint64) (old uint64) {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	} else {
+		idlePair()
 	}
 	r := x.Or(mask)
 	atomicPost(sv)
@@ -717,8 +831,10 @@ func AtomicUint64Or(x *atomic.Uint64, mask uint64, site uint64) (old uint64) {
 // AtomicUintptrLoad is (*atomic.Uintptr).Load, ordered as an acquire.
 func AtomicUintptrLoad(x *atomic.Uintptr, site uint64) uintptr {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
+	} else {
+		idlePair()
 	}
 	r := x.Load()
 	atomicPost(sv)
@@ -736,8 +852,10 @@ func AtomicUintptrStore(x *atomic.Uintptr, val uintptr, site uint64) {
 // AtomicUintptrSwap is (*atomic.Uintptr).Swap, ordered as a release and an acquire.
 func AtomicUintptrSwap(x *atomic.Uintptr, new uintptr, site uint64) (old uintptr) {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	} else {
+		idlePair()
 	}
 	r := x.Swap(new)
 	atomicPost(sv)
@@ -747,8 +865,10 @@ func AtomicUintptrSwap(x *atomic.Uintptr, new uintptr, site uint64) (old uintptr
 // AtomicUintptrCompareAndSwap is (*atomic.Uintptr).CompareAndSwap, ordered as a release and an acquire.
 func AtomicUintptrCompareAndSwap(x *atomic.Uintptr, old, new uintptr, site uint64) (swapped bool) {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	} else {
+		idlePair()
 	}
 	r := x.CompareAndSwap(old, new)
 	atomicPost(sv)
@@ -758,8 +878,10 @@ func AtomicUintptrCompareAndSwap(x *atomic.Uintptr, old, new uintptr, site uint6
 // AtomicUintptrAdd is (*atomic.Uintptr).Add, ordered as a release and an acquire.
 func AtomicUintptrAdd(x *atomic.Uintptr, delta uintptr, site uint64) (new uintptr) {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	} else {
+		idlePair()
 	}
 	r := x.Add(delta)
 	atomicPost(sv)
@@ -769,8 +891,10 @@ func AtomicUintptrAdd(x *atomic.Uintptr, delta uintptr, site uint64) (new uintpt
 // AtomicUintptrAnd is (*atomic.Uintptr).And, ordered as a release and an acquire.
 func AtomicUintptrAnd(x *atomic.Uintptr, mask uintptr, site uint64) (old uintptr) {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	} else {
+		idlePair()
 	}
 	r := x.And(mask)
 	atomicPost(sv)
@@ -780,8 +904,10 @@ func AtomicUintptrAnd(x *atomic.Uintptr, mask uintptr, site uint64) (old uintptr
 // AtomicUintptrOr is (*atomic.Uintptr).Or, ordered as a release and an acquire.
 func AtomicUintptrOr(x *atomic.Uintptr, mask uintptr, site uint64) (old uintptr) {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	} else {
+		idlePair()
 	}
 	r := x.Or(mask)
 	atomicPost(sv)
@@ -791,8 +917,10 @@ func AtomicUintptrOr(x *atomic.Uintptr, mask uintptr, site uint64) (old uintptr)
 // AtomicBoolLoad is (*atomic.Bool).Load, ordered as an acquire.
 func AtomicBoolLoad(x *atomic.Bool, site uint64) bool {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
+	} else {
+		idlePair()
 	}
 	r := x.Load()
 	atomicPost(sv)
@@ -810,8 +938,10 @@ func AtomicBoolStore(x *atomic.Bool, val bool, site uint64) {
 // AtomicBoolSwap is (*atomic.Bool).Swap, ordered as a release and an acquire.
 func AtomicBoolSwap(x *atomic.Bool, new bool, site uint64) (old bool) {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	} else {
+		idlePair()
 	}
 	r := x.Swap(new)
 	atomicPost(sv)
@@ -821,8 +951,10 @@ func AtomicBoolSwap(x *atomic.Bool, new bool, site uint64) (old bool) {
 // AtomicBoolCompareAndSwap is (*atomic.Bool).CompareAndSwap, ordered as a release and an acquire.
 func AtomicBoolCompareAndSwap(x *atomic.Bool, old, new bool, site uint64) (swapped bool) {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	} else {
+		idlePair()
 	}
 	r := x.CompareAndSwap(old, new)
 	atomicPost(sv)
@@ -832,8 +964,10 @@ func AtomicBoolCompareAndSwap(x *atomic.Bool, old, new bool, site uint64) (swapp
 // AtomicPointerLoad is (*atomic.Pointer).Load, ordered as an acquire.
 func AtomicPointerLoad[T any](x *atomic.Pointer[T], site uint64) *T {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
+	} else {
+		idlePair()
 	}
 	r := x.Load()
 	atomicPost(sv)
@@ -851,8 +985,10 @@ func AtomicPointerStore[T any](x *atomic.Pointer[T], val *T, site uint64) {
 // AtomicPointerSwap is (*atomic.Pointer).Swap, ordered as a release and an acquire.
 func AtomicPointerSwap[T any](x *atomic.Pointer[T], new *T, site uint64) (old *T) {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	} else {
+		idlePair()
 	}
 	r := x.Swap(new)
 	atomicPost(sv)
@@ -862,8 +998,10 @@ func AtomicPointerSwap[T any](x *atomic.Pointer[T], new *T, site uint64) (old *T
 // AtomicPointerCompareAndSwap is (*atomic.Pointer).CompareAndSwap, ordered as a release and an acquire.
 func AtomicPointerCompareAndSwap[T any](x *atomic.Pointer[T], old, new *T, site uint64) (swapped bool) {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	} else {
+		idlePair()
 	}
 	r := x.CompareAndSwap(old, new)
 	atomicPost(sv)
@@ -873,8 +1011,10 @@ func AtomicPointerCompareAndSwap[T any](x *atomic.Pointer[T], old, new *T, site 
 // AtomicValueLoad is (*atomic.Value).Load, ordered as an acquire.
 func AtomicValueLoad(x *atomic.Value, site uint64) (val any) {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
+	} else {
+		idlePair()
 	}
 	r := x.Load()
 	atomicPost(sv)
@@ -892,8 +1032,10 @@ func AtomicValueStore(x *atomic.Value, val any, site uint64) {
 // AtomicValueSwap is (*atomic.Value).Swap, ordered as a release and an acquire.
 func AtomicValueSwap(x *atomic.Value, new any, site uint64) (old any) {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	} else {
+		idlePair()
 	}
 	r := x.Swap(new)
 	atomicPost(sv)
@@ -903,8 +1045,10 @@ func AtomicValueSwap(x *atomic.Value, new any, site uint64) (old any) {
 // AtomicValueCompareAndSwap is (*atomic.Value).CompareAndSwap, ordered as a release and an acquire.
 func AtomicValueCompareAndSwap(x *atomic.Value, old, new any, site uint64) (swapped bool) {
 	sv := syncRef{addr: addrOf(x)}
-	if syncHot() {
+	if recording() {
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+	} else {
+		idlePair()
 	}
 	r := x.CompareAndSwap(old, new)
 	atomicPost(sv)

@@ -24,32 +24,44 @@ import "unsafe"
 // Send is ch <- v.
 func Send[T any](ch chan<- T, v T, site uint64) {
 	c := Chan{syncRef{addr: chanAddr(unsafe.Pointer(&ch))}}
-	if syncHot() {
+	if recording() {
 		c = chanPreSend(c.ref.addr, site)
+	} else {
+		idlePair()
 	}
 	ch <- v
-	c.postSend()
+	if recording() {
+		c.postSendSlow()
+	}
 }
 
 // Recv is <-ch.
 func Recv[T any](ch <-chan T) T {
 	c := Chan{syncRef{addr: chanAddr(unsafe.Pointer(&ch))}}
-	if syncHot() {
+	if recording() {
 		c = chanPreRecv(c.ref.addr)
+	} else {
+		idlePair()
 	}
 	v := <-ch
-	c.postRecv()
+	if recording() {
+		c.postRecvSlow()
+	}
 	return v
 }
 
 // Recv2 is v, ok := <-ch.
 func Recv2[T any](ch <-chan T) (T, bool) {
 	c := Chan{syncRef{addr: chanAddr(unsafe.Pointer(&ch))}}
-	if syncHot() {
+	if recording() {
 		c = chanPreRecv(c.ref.addr)
+	} else {
+		idlePair()
 	}
 	v, ok := <-ch
-	c.postRecv()
+	if recording() {
+		c.postRecvSlow()
+	}
 	return v, ok
 }
 

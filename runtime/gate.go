@@ -75,3 +75,16 @@ func syncer() *thread {
 // make no call at all; their recording halves (acquireAt and the like)
 // start with syncer, which decides again.
 func syncHot() bool { return gateOpen() || staticSync || pacing }
+
+// recording reports whether synchronization must be recorded: the gate
+// is open or the build is static. The two-part wrappers test it, and
+// count a closed first half with idlePair.
+func recording() bool { return gateOpen() || staticSync }
+
+// idlePair counts, for the pacer, both halves of a two-part operation
+// whose first half found the gate closed.
+func idlePair() {
+	if pacing {
+		countIdlePair()
+	}
+}

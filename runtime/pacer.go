@@ -52,10 +52,14 @@ const (
 )
 
 // syncOps counts synchronization operations, striped to keep goroutines
-// on different cores from contending for one counter.
+// on different cores from contending for one counter. A stripe is 128
+// bytes so that no two counters share a cache line whatever the array's
+// alignment (a global is only 8-byte aligned): with 64-byte stripes,
+// neighbouring counters shared lines, and the counting of operations made
+// while the gate was closed cost more than the operations.
 var syncOps [16]struct {
 	n atomic.Uint64
-	_ [56]byte
+	_ [120]byte
 }
 
 func countSync(t *thread) { syncOps[t.tid&15].n.Add(1) }
@@ -71,6 +75,16 @@ func countIdleSync() {
 		syncOps[getg()>>8&15].n.Add(1)
 	}
 }
+
+// countIdlePair counts both halves of an operation whose first half found
+// the gate closed (a channel send or receive, an atomic load or
+// read-modify-write) with one atomic add; its second half, if it finds
+// the gate still closed, counts nothing. (If the gate opens or closes
+// between the halves, the operation counts 3 or 1: the work measure is
+// off by one at a transition of the gate, which is rare.)
+//
+//go:noinline
+func countIdlePair() { syncOps[getg()>>8&15].n.Add(2) }
 
 func totalSyncOps() uint64 {
 	var n uint64

@@ -115,3 +115,29 @@ func BenchmarkClosedGo(b *testing.B) {
 		<-done
 	}
 }
+
+// BenchmarkPacingClosedChan is a channel send and receive while the gate
+// is closed at a rate between 0 and 1: the operations are only counted
+// for the pacer. BenchmarkClosedChan is the same at rate 0, where they
+// are not counted. Each goroutine has a channel of its own.
+func BenchmarkPacingClosedChan(b *testing.B) { benchClosedChan(b, true) }
+func BenchmarkClosedChan(b *testing.B)       { benchClosedChan(b, false) }
+
+func benchClosedChan(b *testing.B, pace bool) {
+	switchSampling(false)
+	b.Cleanup(func() { switchSampling(true) })
+	if gateOpen() {
+		b.Skip("gate open: history left by an earlier benchmark")
+	}
+	was := pacing
+	pacing = pace
+	b.Cleanup(func() { pacing = was })
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		ch := make(chan int, 1)
+		for pb.Next() {
+			Send(ch, 1, 0)
+			Recv(ch)
+		}
+	})
+}

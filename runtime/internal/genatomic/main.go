@@ -162,7 +162,9 @@ func writeFunc(b *bytes.Buffer, name, _ string, params, results, addr, call stri
 		return
 	}
 	fmt.Fprintf(b, "\tsv := syncRef{addr: %s}\n", addr)
-	fmt.Fprintf(b, "\tif syncHot() {\n\t\tsv = %s\n\t}\n", pre)
+	// A load or read-modify-write that finds the gate closed counts
+	// both its halves for the pacer at once (idlePair).
+	fmt.Fprintf(b, "\tif recording() {\n\t\tsv = %s\n\t} else {\n\t\tidlePair()\n\t}\n", pre)
 	switch {
 	case results != "":
 		fmt.Fprintf(b, "\tr := %s\n\tatomicPost(sv)\n\treturn r\n", call)
