@@ -40,22 +40,9 @@ func toolexecCompile(cfg *config, tool string, args []string, stdout, stderr io.
 	if hasToolFlag(flags, "pgoprofile") {
 		return fmt.Errorf("%s: profile-guided optimization (-pgo, or a default.pgo in the main package) is not supported in toolexec mode; build with -pgo=off", path)
 	}
-	icArg := flagIndex(flags, "importcfg")
-	if icArg < 0 {
-		return fmt.Errorf("%s: compile command has no -importcfg", path)
-	}
-	ic, err := readImportCfg(flags[icArg])
+	icArg, ic, lang, err := compileInputs(path, flags)
 	if err != nil {
 		return err
-	}
-	lang := ""
-	if i := flagIndex(flags, "lang"); i >= 0 {
-		lang = flags[i]
-	}
-	for _, a := range flags {
-		if v, ok := strings.CutPrefix(a, "-lang="); ok {
-			lang = v
-		}
 	}
 	p, err := typeCheck(path, lang, files, ic)
 	if err != nil {
@@ -206,4 +193,26 @@ func hasToolFlag(args []string, name string) bool {
 		}
 	}
 	return false
+}
+
+// compileInputs returns what a compile command says about its package's
+// imports and language version: the index in flags of the -importcfg
+// file's name, that file read, and the -lang value, if any.
+func compileInputs(path string, flags []string) (icArg int, ic *importCfg, lang string, err error) {
+	icArg = flagIndex(flags, "importcfg")
+	if icArg < 0 {
+		return 0, nil, "", fmt.Errorf("%s: compile command has no -importcfg", path)
+	}
+	if ic, err = readImportCfg(flags[icArg]); err != nil {
+		return 0, nil, "", err
+	}
+	if i := flagIndex(flags, "lang"); i >= 0 {
+		lang = flags[i]
+	}
+	for _, a := range flags {
+		if v, ok := strings.CutPrefix(a, "-lang="); ok {
+			lang = v
+		}
+	}
+	return icArg, ic, lang, nil
 }

@@ -174,22 +174,9 @@ func coverCompile(cfg *config, overlay, tool string, args []string, stdout, stde
 	if i := flagIndex(flags, "p"); i >= 0 {
 		path = flags[i]
 	}
-	icArg := flagIndex(flags, "importcfg")
-	if icArg < 0 {
-		return fmt.Errorf("%s: compile command has no -importcfg", path)
-	}
-	ic, err := readImportCfg(flags[icArg])
+	icArg, ic, lang, err := compileInputs(path, flags)
 	if err != nil {
 		return err
-	}
-	lang := ""
-	if i := flagIndex(flags, "lang"); i >= 0 {
-		lang = flags[i]
-	}
-	for _, a := range flags {
-		if v, ok := strings.CutPrefix(a, "-lang="); ok {
-			lang = v
-		}
 	}
 	tmp, err := os.MkdirTemp(filepath.Dir(flags[icArg]), "racegen")
 	if err != nil {
