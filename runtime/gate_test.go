@@ -127,13 +127,14 @@ func TestGateOpensMidOperation(t *testing.T) {
 			release: func(e *edge) { close(e.raw) },
 		},
 	}
-	for i, tt := range tests {
+	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			closeGate(t)
 			e := newEdge()
 			e.wg.Add(1)
 			x := heapWord()
-			site := uint64(3100 + 10*i)
+			// Each pair of sites is reported once: new ones every run.
+			site1, site2 := newSite(), newSite()
 			before := Races()
 
 			g := GoFork()
@@ -142,12 +143,12 @@ func TestGateOpensMidOperation(t *testing.T) {
 				GoStart(g)
 				defer GoEnd()
 				tt.block(e)
-				Write(x, 8, site)
+				Write(x, 8, site1)
 				close(done)
 			}()
 			tt.blocked(e)
 			switchSampling(true)
-			Write(x, 8, site+1) // sampled, after the fork
+			Write(x, 8, site2) // sampled, after the fork
 			tt.release(e)
 			<-done
 			if got := Races() > before; got == tt.ordered {
