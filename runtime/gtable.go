@@ -19,19 +19,7 @@ type gtable struct {
 	growing atomic.Uint64
 }
 
-type gslots struct {
-	mask uintptr
-	keys []atomic.Uintptr
-	vals []atomic.Pointer[thread]
-}
-
-func newGslots(size int) *gslots {
-	return &gslots{
-		mask: uintptr(size - 1),
-		keys: make([]atomic.Uintptr, size),
-		vals: make([]atomic.Pointer[thread], size),
-	}
-}
+type gslots = probeTable[thread]
 
 // ghash spreads g addresses, which are multiples of the g size class.
 func ghash(g uintptr) uintptr {
@@ -123,7 +111,7 @@ func (t *gtable) grow(s *gslots) *gslots {
 	if s != nil {
 		size = 2 * len(s.keys)
 	}
-	ns := newGslots(size)
+	ns := newProbeTable[thread](size)
 	t.growing.Add(1)
 	defer t.growing.Add(1)
 	if s != nil {

@@ -49,22 +49,11 @@ type syncShard struct {
 	_   [64 - unsafe.Sizeof(sync.Mutex{}) - 16]byte
 }
 
-type syncSlots struct {
-	mask uintptr
-	keys []atomic.Uintptr
-	vals []atomic.Pointer[syncVar]
-}
+type syncSlots = probeTable[syncVar]
 
-func newSyncSlots(size int) *syncSlots {
-	return &syncSlots{
-		mask: uintptr(size - 1),
-		keys: make([]atomic.Uintptr, size),
-		vals: make([]atomic.Pointer[syncVar], size),
-	}
-}
-
-// index returns the first slot to probe for the address hashed to h.
-func (s *syncSlots) index(h uintptr) uintptr { return (h >> 24) & s.mask }
+// syncIndex returns the first slot of s to probe for the address hashed
+// to h.
+func syncIndex(s *syncSlots, h uintptr) uintptr { return (h >> 24) & s.mask }
 
 type syncTable struct {
 	shards [256]syncShard
@@ -91,7 +80,7 @@ func lookupSync(t *thread, addr uintptr) *syncVar {
 	h := addr * 0x9e3779b97f4a7c15
 	sh := &syncs.shards[h>>(64-8)]
 	if s := sh.tab.Load(); s != nil {
-		for i := s.index(h); ; i = (i + 1) & s.mask {
+		for i := syncIndex(s, h); ; i = (i + 1) & s.mask {
 			k := s.keys[i].Load()
 			if k == addr {
 				if sv := s.vals[i].Load(); sv != nil && sv.alive() {
@@ -116,7 +105,7 @@ func (sh *syncShard) lookupLocked(addr, h uintptr) *syncVar {
 	if s == nil || 2*(sh.n+1) > len(s.keys) {
 		s = sh.rebuild(s, 2*(sh.n+1))
 	}
-	i := s.index(h)
+	i := syncIndex(s, h)
 	for ; ; i = (i + 1) & s.mask {
 		k := s.keys[i].Load()
 		if k == addr {
@@ -152,7 +141,7 @@ func (sh *syncShard) rebuild(s *syncSlots, min int) *syncSlots {
 	for size < 2*min {
 		size *= 2
 	}
-	ns := newSyncSlots(size)
+	ns := newProbeTable[syncVar](size)
 	n := 0
 	if s != nil {
 		for i := range s.keys {
@@ -162,7 +151,7 @@ func (sh *syncShard) rebuild(s *syncSlots, min int) *syncSlots {
 				continue
 			}
 			h := k * 0x9e3779b97f4a7c15
-			for j := ns.index(h); ; j = (j + 1) & ns.mask {
+			for j := syncIndex(ns, h); ; j = (j + 1) & ns.mask {
 				if ns.keys[j].Load() == 0 {
 					ns.vals[j].Store(sv)
 					ns.keys[j].Store(k)
