@@ -33,7 +33,7 @@ const (
 )
 
 // A conflict is the earlier access of a race, copied out of its cell so
-// that the report can be written without holding the page's lock.
+// that the report can be written without holding its line's lock.
 type conflict struct {
 	prev  epoch
 	site  uint64
@@ -127,32 +127,37 @@ func accessSlow(addr, size uintptr, site uint64, o op, obj *syncVar) {
 	}
 	reported := false
 	for a := addr &^ 7; a < end; {
-		// A page at a time, under its lock; races are reported after it
-		// is released.
+		// A page at a time, and within it a line at a time under the
+		// line's lock; races are reported after it is released.
 		lim := min(end, a&^(pageBytes-1)+pageBytes)
 		p := shadow.pageOf(a, sample)
 		if p == nil {
 			a = lim // nothing recorded there, and nothing to record
 			continue
 		}
-		var first conflict
-		found := false
-		p.mu.Lock()
-		for ; a < lim; a += 8 {
-			mask := granuleMask(a, addr, end)
-			if cache != nil {
-				if cache.covered(a, e, mask, write) {
-					continue
+		for a < lim {
+			// A line at a time, under its lock.
+			var first conflict
+			found := false
+			llim := min(lim, a&^(lineBytes-1)+lineBytes)
+			mu := lineLock(a)
+			mu.Lock()
+			for ; a < llim; a += 8 {
+				mask := granuleMask(a, addr, end)
+				if cache != nil {
+					if cache.covered(a, e, mask, write) {
+						continue
+					}
+					cache.note(a, e, mask, write)
 				}
-				cache.note(a, e, mask, write)
+				if cf, ok := accessGranule(t, p, a, mask, site, o, sample, obj); ok && !found {
+					first, found = cf, true
+				}
 			}
-			if cf, ok := accessGranule(t, p, a, mask, site, o, sample, obj); ok && !found {
-				first, found = cf, true
+			mu.Unlock()
+			if found && !reported {
+				reported = reportRace(t, addr, size, site, write, first)
 			}
-		}
-		p.mu.Unlock()
-		if found && !reported {
-			reported = reportRace(t, addr, size, site, write, first)
 		}
 	}
 }
@@ -175,7 +180,7 @@ func granuleMask(a, lo, hi uintptr) uint8 {
 // check the access against the history but then only discard what
 // FastTrack would have overwritten.
 //
-// a lies in p, whose lock the caller holds.
+// a lies in p, and the caller holds a's line lock.
 func accessGranule(t *thread, p *page, a uintptr, mask uint8, site uint64, o op, sample bool, obj *syncVar) (cf conflict, found bool) {
 	write, atomic := o&opWrite != 0, o&opAtomic != 0
 	slot := p.slot(a)
@@ -186,7 +191,7 @@ func accessGranule(t *thread, p *page, a uintptr, mask uint8, site uint64, o op,
 			return // nothing recorded, nothing to record
 		}
 		c = &cell{gen: gen}
-		p.insert(a, slot, c)
+		p.insert(slot, c)
 	} else if c.gen < gen && !c.global() && !c.owned() {
 		// A GC cycle completed since this history began: the granule
 		// may belong to a new object now.
@@ -222,7 +227,7 @@ func accessGranule(t *thread, p *page, a uintptr, mask uint8, site uint64, o op,
 		}
 	}
 	if !sample && c.empty() {
-		p.remove(a, slot)
+		p.remove(slot)
 	}
 	return cf, found
 }

@@ -4,7 +4,7 @@ package runtime
 // before it next synchronizes: a loop over the bytes of a buffer touches
 // each granule eight times. FastTrack's same-epoch rule makes such an
 // access redundant, but finding that out in the shadow costs a page lookup
-// and the page's lock. The epoch cache remembers, per goroutine, which bytes
+// and a line lock. The epoch cache remembers, per goroutine, which bytes
 // of a few recently accessed granules it has already recorded in its
 // current epoch, so that a redundant access returns before the shadow.
 //

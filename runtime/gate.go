@@ -24,9 +24,9 @@ import "sync/atomic"
 //
 // The count is exact at the moments that matter: a shadow page adds one
 // before its first cell is inserted and takes it away after its last is
-// deleted, under the page's lock, so a zero read from any goroutine means
-// that no
-// cell existed at that instant; an access that created one happened
+// deleted (the transitions of its atomic cell count, page.insert and
+// page.remove), so a zero read from any goroutine means that no cell
+// existed at that instant; an access that created one happened
 // before its goroutine's next load of the gate, and before any load
 // ordered after it by real synchronization.
 var gate atomic.Int64

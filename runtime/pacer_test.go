@@ -45,9 +45,7 @@ func cellsAt(a uintptr) bool {
 	if p == nil {
 		return false
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return *p.slot(a) != nil
+	return p.loadSlot(a) != nil
 }
 
 func TestPacerRules(t *testing.T) {

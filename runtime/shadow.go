@@ -18,13 +18,15 @@ import (
 // regions and pages are ordinary heap objects, kept alive by the lists
 // below. Addresses beyond 48 bits have no history.
 //
-// A cell's contents and its slot are guarded by its page's lock; regions
-// and pages are created with compare-and-swap and never freed. One lock
-// per page, rather than locks chosen by hashing the granule, keeps the
-// lock in the cache of the core that is working through the page (a
-// goroutine's accesses are mostly to nearby memory, and two goroutines
-// rarely work in one 4 KiB page at once), and lets an access to a range
-// take it once per page rather than once per granule.
+// A cell's contents and its slot are guarded by the lock of its 64-byte
+// line, one of lineLockCount chosen by hashing the line; regions and
+// pages are created under the table's lock, published with atomic stores
+// and never freed. A lock per line keeps it in the cache of the core
+// working through that memory for eight granules in a row, and lets a
+// range access take it once per line; locks chosen per granule (the
+// first design) spread every goroutine's accesses over all the lock
+// lines, and one lock per page (the second) made goroutines that work on
+// neighbouring small objects wait for each other.
 const (
 	addrBits   = 48
 	regionBits = 26
@@ -32,7 +34,24 @@ const (
 	pageBytes  = 1 << pageShift
 	regionLen  = 1 << (regionBits - pageShift)
 	pageLen    = pageBytes >> 3
+
+	lineShift     = 6
+	lineBytes     = 1 << lineShift
+	lineLockBits  = 10
+	lineLockCount = 1 << lineLockBits
 )
+
+// lineLocks guard the cells of the 64-byte lines that hash to them.
+var lineLocks [lineLockCount]struct {
+	sync.Mutex
+	_ [64 - unsafe.Sizeof(sync.Mutex{})]byte
+}
+
+// lineLock returns the lock of the line holding address a.
+func lineLock(a uintptr) *sync.Mutex {
+	h := uint64(a>>lineShift) * 0x9e3779b97f4a7c15
+	return &lineLocks[h>>(64-lineLockBits)].Mutex
+}
 
 type region [regionLen]atomic.Pointer[page]
 
@@ -47,8 +66,7 @@ func (t *regionTable) slot(a uintptr) *atomic.Pointer[region] {
 
 // A page holds the cell pointers of the granules of one 4 KiB page.
 type page struct {
-	mu   sync.Mutex
-	n    atomic.Int32 // cells in the page; changed only under mu
+	n    atomic.Int32 // cells in the page
 	base uintptr
 	c    [pageLen]*cell
 }
@@ -110,11 +128,11 @@ func (s *shadowTable) pageOf(a uintptr, make bool) *page {
 }
 
 // slot returns the slot of granule a's cell, which must lie in p. The
-// caller holds p's lock.
+// caller holds a's line lock.
 func (p *page) slot(a uintptr) **cell { return &p.c[a>>3%pageLen] }
 
 // loadSlot returns the cell of granule a, which must lie in p, without
-// the page's lock: see hasHistory.
+// its line's lock: see hasHistory.
 func (p *page) loadSlot(a uintptr) *cell {
 	return (*atomic.Pointer[cell])(unsafe.Pointer(p.slot(a))).Load()
 }
@@ -135,15 +153,22 @@ func (s *shadowTable) sweep(gen uint32) {
 // removeIf deletes every cell for which drop reports true.
 func (s *shadowTable) removeIf(drop func(*cell) bool) {
 	for _, p := range s.pages() {
-		p.mu.Lock()
-		if p.n.Load() != 0 {
-			for i, c := range p.c {
-				if c != nil && drop(c) {
-					p.remove(p.base+uintptr(i)<<3, &p.c[i])
+		if p.n.Load() == 0 {
+			continue
+		}
+		for a := p.base; a < p.base+pageBytes; a += lineBytes {
+			if !p.lineHasCells(a) {
+				continue // a cell made concurrently is new: nothing to remove
+			}
+			mu := lineLock(a)
+			mu.Lock()
+			for g := a; g < a+lineBytes; g += 8 {
+				if c := *p.slot(g); c != nil && drop(c) {
+					p.remove(p.slot(g))
 				}
 			}
+			mu.Unlock()
 		}
-		p.mu.Unlock()
 	}
 }
 
@@ -152,7 +177,7 @@ func (s *shadowTable) removeIf(drop func(*cell) bool) {
 // without history needs no further work: this is Pacer's "sampling ||
 // metadata != null" test, for an address instead of an object header.
 //
-// Slots and counts are written with atomic stores under the page's lock,
+// Slots and counts are written with atomic stores under the line locks,
 // so a cell made by an access that happened before this one is seen; one
 // made concurrently may not be, as if the two accesses had been the other
 // way round.
@@ -172,22 +197,39 @@ func (s *shadowTable) hasHistory(addr, size uintptr) bool {
 	return false
 }
 
-// remove deletes the cell of granule a, which must exist, from its slot
-// in p, whose lock the caller holds.
-func (p *page) remove(a uintptr, slot **cell) {
+// lineHasCells reports, without a lock, whether a granule of the line at
+// a, which must lie in p, has a cell.
+func (p *page) lineHasCells(a uintptr) bool {
+	for g := a; g < a+lineBytes; g += 8 {
+		if p.loadSlot(g) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// remove deletes the cell in slot, a slot of p whose line lock the caller
+// holds.
+//
+// The page's count is changed by goroutines holding different line
+// locks, so only the transitions that atomic adds return are trusted: the
+// one that takes it from 0 to 1 opens the gate for the page, before the
+// cell is stored, and the one that takes it from 1 to 0 closes it, after
+// the cell is gone. Those transitions alternate, so the gate counts the
+// page exactly once while it holds a cell.
+func (p *page) remove(slot **cell) {
 	(*atomic.Pointer[cell])(unsafe.Pointer(slot)).Store(nil)
 	if p.n.Add(-1) == 0 {
 		gate.Add(-1) // after the last delete: see gate
 	}
 }
 
-// insert puts the new cell c for granule a in its slot in p, whose lock
-// the caller holds.
-func (p *page) insert(a uintptr, slot **cell, c *cell) {
-	if p.n.Load() == 0 {
+// insert puts the new cell c in slot, a slot of p whose line lock the
+// caller holds.
+func (p *page) insert(slot **cell, c *cell) {
+	if p.n.Add(1) == 1 {
 		gate.Add(1) // before the insert: see gate
 	}
-	p.n.Add(1)
 	(*atomic.Pointer[cell])(unsafe.Pointer(slot)).Store(c)
 }
 
