@@ -157,7 +157,7 @@ func (s *shadowTable) removeIf(drop func(*cell) bool) {
 			continue
 		}
 		for a := p.base; a < p.base+pageBytes; a += lineBytes {
-			if !p.lineHasCells(a) {
+			if !p.hasCells(a, a+lineBytes) {
 				continue // a cell made concurrently is new: nothing to remove
 			}
 			mu := lineLock(a)
@@ -185,22 +185,18 @@ func (s *shadowTable) hasHistory(addr, size uintptr) bool {
 	end := addr + size
 	for a := addr &^ 7; a < end; {
 		lim := min(end, a&^(pageBytes-1)+pageBytes)
-		if p := s.peek(a); p != nil && p.n.Load() != 0 {
-			for ; a < lim; a += 8 {
-				if p.loadSlot(a) != nil {
-					return true
-				}
-			}
+		if p := s.peek(a); p != nil && p.n.Load() != 0 && p.hasCells(a, lim) {
+			return true
 		}
 		a = lim
 	}
 	return false
 }
 
-// lineHasCells reports, without a lock, whether a granule of the line at
-// a, which must lie in p, has a cell.
-func (p *page) lineHasCells(a uintptr) bool {
-	for g := a; g < a+lineBytes; g += 8 {
+// hasCells reports, without a lock, whether a granule of [lo, hi), which
+// must lie in p, has a cell.
+func (p *page) hasCells(lo, hi uintptr) bool {
+	for g := lo &^ 7; g < hi; g += 8 {
 		if p.loadSlot(g) != nil {
 			return true
 		}
