@@ -42,23 +42,37 @@ func TestEpochCache(t *testing.T) {
 }
 
 // TestEpochCacheRelease: an access after a release is checked again, not
-// taken for the one before it.
+// taken for the one before it, whether the granule entries or the range
+// entries remembered it.
 func TestEpochCacheRelease(t *testing.T) {
-	var mu sync.Mutex
-	x := heapWord()
-	first, ordered, unordered := newSite(), newSite(), newSite()
-	before := Races()
-	Write(x, 8, first)
-	Lock(&mu)
-	Unlock(&mu) // a new epoch
-	inGoroutine(func() {
-		Lock(&mu)
-		Write(x, 8, ordered) // ordered after the first write
-		Unlock(&mu)
-	})
-	Write(x, 8, unordered) // not ordered after the goroutine's write
-	if Races() == before {
-		t.Errorf("race between a write after a release and another goroutine's write not reported")
+	tests := []struct {
+		name  string
+		write func(x uintptr, site uint64)
+	}{
+		{"granule", func(x uintptr, site uint64) { Write(x, 8, site) }},
+		{"range", func(x uintptr, site uint64) { WriteRange(x, 32, site) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var mu sync.Mutex
+			words := new([4]uint64)
+			keep = append(keep, words)
+			x := uintptr(unsafe.Pointer(words))
+			first, ordered, unordered := newSite(), newSite(), newSite()
+			before := Races()
+			tt.write(x, first)
+			Lock(&mu)
+			Unlock(&mu) // a new epoch
+			inGoroutine(func() {
+				Lock(&mu)
+				tt.write(x, ordered) // ordered after the first write
+				Unlock(&mu)
+			})
+			tt.write(x, unordered) // not ordered after the goroutine's write
+			if Races() == before {
+				t.Errorf("race between a write after a release and another goroutine's write not reported")
+			}
+		})
 	}
 }
 
@@ -93,28 +107,5 @@ func TestEpochCacheRanges(t *testing.T) {
 				t.Errorf("coveredRange = %v, want %v", got, tt.cached)
 			}
 		})
-	}
-}
-
-// TestEpochCacheRangeRelease: a range access after a release is checked
-// again, not taken for the one before it.
-func TestEpochCacheRangeRelease(t *testing.T) {
-	var mu sync.Mutex
-	words := new([4]uint64)
-	keep = append(keep, words)
-	x := uintptr(unsafe.Pointer(words))
-	first, ordered, unordered := newSite(), newSite(), newSite()
-	before := Races()
-	WriteRange(x, 32, first)
-	Lock(&mu)
-	Unlock(&mu) // a new epoch
-	inGoroutine(func() {
-		Lock(&mu)
-		WriteRange(x, 32, ordered) // ordered after the first write
-		Unlock(&mu)
-	})
-	WriteRange(x, 32, unordered) // not ordered after the goroutine's write
-	if Races() == before {
-		t.Errorf("race between a range write after a release and another goroutine's range write not reported")
 	}
 }
