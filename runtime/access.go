@@ -111,19 +111,21 @@ func accessSlow(addr, size uintptr, site uint64, o op, obj *syncVar) {
 	// Atomic operations and a channel's own accesses take the full path:
 	// their history has rules of its own.
 	var cache *epochCache
-	if sample && o&opAtomic == 0 && obj == nil {
-		if t.cache == nil {
-			t.cache = new(epochCache)
-		}
-		cache = t.cache
+	if o&opAtomic == 0 && obj == nil {
+		cache = t.epochCache(sample)
 	}
 	e := t.epoch()
 	end := addr + size
-	if cache != nil && size > 8 {
-		if cache.coveredRange(addr, end, e, write) {
+	if cache != nil {
+		if size > 8 {
+			if cache.coveredRange(addr, end, e, write) {
+				return
+			}
+			cache.noteRange(addr, end, e, write)
+		} else if a := addr &^ 7; a+8 >= end && cache.covered(a, e, granuleMask(a, addr, end), write) {
+			// One granule, redundant: done without its line's lock.
 			return
 		}
-		cache.noteRange(addr, end, e, write)
 	}
 	reported := false
 	for a := addr &^ 7; a < end; {

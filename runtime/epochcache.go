@@ -23,6 +23,22 @@ package runtime
 // matrix for every row of its output repeats ranges of many granules,
 // more than the granule entries hold, and a range entry answers for all
 // of them with one comparison.
+//
+// The cache serves outside sampling periods too, where a granule's
+// history lingers until another access discards it or the garbage
+// collector's cycle ends it: a goroutine that reads a variable in a loop
+// after a sampling period would otherwise take its line's lock on every
+// iteration, only to find its own read, at its own epoch, which Pacer's
+// Algorithms 12 and 13 leave alone. Outside a sampling period a
+// goroutine's epoch stands still, so an entry made in the last sampling
+// period it saw, or after it, still describes an access of the present
+// epoch, and so does the history the shadow holds: no access adds to it
+// until the next sampling period, and others' accesses only discard. An
+// entry must not outlive a sampling period the goroutine did not see,
+// though: others may have recorded accesses in it that its next access
+// must be checked against, while its epoch, which it advances only at its
+// own next sampled operation, still matches the entry. Hence the period
+// test in thread.epochCache.
 const (
 	epochCacheSize = 64
 	rangeCacheBits = 6
@@ -102,4 +118,23 @@ func (c *epochCache) note(a uintptr, e epoch, mask uint8, write bool) {
 	} else {
 		x.r |= mask
 	}
+}
+
+// epochCache returns t's epoch cache for an access in a sampling period
+// (sample) or outside one, or nil if it must not be used. Outside
+// sampling periods it is used only if t has seen the latest sampling
+// period (see the epochCache type) and made the cache in it: a goroutine
+// that has never been sampled has no entries to find, and allocating one
+// for it then would make a period without sampling cost memory.
+func (t *thread) epochCache(sample bool) *epochCache {
+	if sample {
+		if t.cache == nil {
+			t.cache = new(epochCache)
+		}
+		return t.cache
+	}
+	if t.period != samplingPeriod.Load() {
+		return nil
+	}
+	return t.cache
 }

@@ -40,3 +40,25 @@ func benchmarkAccessIdle(b *testing.B, histories int) {
 }
 
 var idleSink []uint64
+
+// BenchmarkAccessLingering is a goroutine reading, outside a sampling
+// period, a word whose history is its own read from the last sampling
+// period: a loop over a variable after the period ends.
+func BenchmarkAccessLingering(b *testing.B) {
+	w := new(uint64)
+	idleSink = []uint64{0}
+	defer func() { idleSink = nil }()
+	defer goruntime.KeepAlive(w)
+	switchSampling(true)
+	b.Cleanup(func() { switchSampling(true) })
+	site := newSite()
+	a := uintptr(unsafe.Pointer(w))
+	Read(a, 8, site)
+	switchSampling(false)
+	if !shadow.hasHistory(a, 8) {
+		b.Fatal("no history left by the sampled read")
+	}
+	for b.Loop() {
+		Read(a, 8, site)
+	}
+}

@@ -160,3 +160,47 @@ func TestHasHistory(t *testing.T) {
 		t.Errorf("hasHistory = true for a neighbouring granule")
 	}
 }
+
+// TestEpochCacheAcrossPeriods checks the epoch cache outside sampling
+// periods: a goroutine's read of a granule it read at the same epoch in
+// the last sampling period may be skipped, but not once a sampling period
+// it did not see has recorded a racing write there. The reader's epoch
+// has not moved in between: it released outside sampling periods only,
+// which is what orders the write after its first read.
+func TestEpochCacheAcrossPeriods(t *testing.T) {
+	var mu sync.Mutex
+	a := heapWord()
+	read1, write, read2 := newSite(), newSite(), newSite()
+	setSampling(t, true)
+	// The writer is created first, and waits on channels the detector
+	// does not see: forking it later would advance the reader's clock.
+	start, done := make(chan struct{}), make(chan struct{})
+	g := GoFork()
+	go func() {
+		GoStart(g)
+		defer GoEnd()
+		<-start
+		Lock(&mu)
+		Write(a, 8, write) // ordered after read1, not before read2
+		Unlock(&mu)
+		close(done)
+	}()
+	th := current()
+	Read(a, 8, read1) // cached at th's epoch
+	setSampling(t, false)
+	e := th.epoch()
+	Lock(&mu)
+	Unlock(&mu) // outside sampling: no tick
+	setSampling(t, true)
+	close(start)
+	<-done
+	setSampling(t, false)
+	if th.epoch() != e {
+		t.Fatalf("reader's epoch moved from %v to %v: the test needs it unchanged", e, th.epoch())
+	}
+	before := Races()
+	Read(a, 8, read2)
+	if Races() == before {
+		t.Errorf("write sampled in a period the reader did not see was not checked against its read at the same epoch")
+	}
+}
