@@ -59,12 +59,24 @@ func access(addr, size uintptr, site uint64, o op) {
 //
 //go:noinline
 func readOf[T any](p *T, site uint64) {
-	accessGated(uintptr(unsafe.Pointer(p)), unsafe.Sizeof(*p), site, opRead, nil)
+	if a, n := uintptr(unsafe.Pointer(p)), unsafe.Sizeof(*p); !quiet(a, n) {
+		accessGated(a, n, site, opRead, nil)
+	}
 }
 
 //go:noinline
 func writeOf[T any](p *T, site uint64) {
-	accessGated(uintptr(unsafe.Pointer(p)), unsafe.Sizeof(*p), site, opWrite, nil)
+	if a, n := uintptr(unsafe.Pointer(p)), unsafe.Sizeof(*p); !quiet(a, n) {
+		accessGated(a, n, site, opWrite, nil)
+	}
+}
+
+// quiet reports, for R and W to test before they call accessGated,
+// whether an access of one granule at addr certainly has nothing to do:
+// no sampling period is on and no page in addr's filter bucket has
+// history.
+func quiet(addr, size uintptr) bool {
+	return sampling.Load() == 0 && addr&7+size <= 8 && filterBucket(addr).Load() == 0
 }
 
 // accessGated skips, outside sampling periods, accesses to memory without
@@ -73,6 +85,9 @@ func accessGated(addr, size uintptr, site uint64, o op, obj *syncVar) {
 	if sampling.Load() == 0 {
 		if addr&7+size <= 8 {
 			// One granule, the common case: hasHistory's loop, inlined.
+			if filterBucket(addr).Load() == 0 {
+				return
+			}
 			if p := shadow.peek(addr); p == nil || p.n.Load() == 0 || p.loadSlot(addr) == nil {
 				return
 			}

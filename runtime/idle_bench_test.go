@@ -7,8 +7,8 @@ import (
 )
 
 // The AccessIdle benchmarks are an access outside a sampling period while
-// the gate is open, to memory without history: the test that lets it skip
-// everything else. The words are walked in order, as a loop over a slice
+// the gate is open, to memory without history, through the hook that
+// instrumented code calls: the test that lets it skip everything else. The words are walked in order, as a loop over a slice
 // would. Elsewhere, history lingers for one word (AccessIdle) or for
 // 256 Ki words (AccessIdleBusy), as after a sampling period in a program
 // that works through a large heap.
@@ -34,7 +34,7 @@ func benchmarkAccessIdle(b *testing.B, histories int) {
 	site := newSite()
 	i := 0
 	for b.Loop() {
-		accessGated(uintptr(unsafe.Pointer(&words[i])), 8, site, opRead, nil)
+		_ = *R(&words[i], site)
 		i = (i + 1) & (n - 1)
 	}
 }

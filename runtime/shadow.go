@@ -185,8 +185,10 @@ func (s *shadowTable) hasHistory(addr, size uintptr) bool {
 	end := addr + size
 	for a := addr &^ 7; a < end; {
 		lim := min(end, a&^(pageBytes-1)+pageBytes)
-		if p := s.peek(a); p != nil && p.n.Load() != 0 && p.hasCells(a, lim) {
-			return true
+		if filterBucket(a).Load() != 0 {
+			if p := s.peek(a); p != nil && p.n.Load() != 0 && p.hasCells(a, lim) {
+				return true
+			}
 		}
 		a = lim
 	}
@@ -204,6 +206,23 @@ func (p *page) hasCells(lo, hi uintptr) bool {
 	return false
 }
 
+// pageFilter counts, for each of filterLen buckets of pages, the pages
+// in it that hold cells: a page at address a is in bucket a>>pageShift
+// modulo filterLen, so the buckets cover 16 MiB of consecutive pages
+// before they repeat. An access outside a sampling period loads its
+// bucket before it walks the page table, whose loads depend on each
+// other: while the history left over from sampling periods lies on a few
+// pages, nearly every such access finds its bucket empty and stops there.
+// The counts change at the same transitions as the gate's, and in the
+// same order around the cell's store, so a zero read means what a closed
+// gate means, for the pages of the bucket.
+const filterLen = 1 << 12
+
+var pageFilter [filterLen]atomic.Int32
+
+// filterBucket returns the count of the bucket of the page holding a.
+func filterBucket(a uintptr) *atomic.Int32 { return &pageFilter[a>>pageShift%filterLen] }
+
 // remove deletes the cell in slot, a slot of p whose line lock the caller
 // holds.
 //
@@ -216,7 +235,9 @@ func (p *page) hasCells(lo, hi uintptr) bool {
 func (p *page) remove(slot **cell) {
 	(*atomic.Pointer[cell])(unsafe.Pointer(slot)).Store(nil)
 	if p.n.Add(-1) == 0 {
-		gate.Add(-1) // after the last delete: see gate
+		// After the last delete: see gate.
+		filterBucket(p.base).Add(-1)
+		gate.Add(-1)
 	}
 }
 
@@ -224,7 +245,9 @@ func (p *page) remove(slot **cell) {
 // caller holds.
 func (p *page) insert(slot **cell, c *cell) {
 	if p.n.Add(1) == 1 {
-		gate.Add(1) // before the insert: see gate
+		// Before the insert: see gate.
+		gate.Add(1)
+		filterBucket(p.base).Add(1)
 	}
 	(*atomic.Pointer[cell])(unsafe.Pointer(slot)).Store(c)
 }
