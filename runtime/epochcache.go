@@ -25,19 +25,22 @@ package runtime
 // of them with one comparison.
 //
 // The cache serves outside sampling periods too, where a granule's
-// history lingers until another access discards it or the garbage
-// collector's cycle ends it: a goroutine that reads a variable in a loop
-// after a sampling period would otherwise take its line's lock on every
-// iteration, only to find its own read, at its own epoch, which Pacer's
-// Algorithms 12 and 13 leave alone. Outside a sampling period a
-// goroutine's epoch stands still, so an entry made in the last sampling
-// period it saw, or after it, still describes an access of the present
-// epoch, and so does the history the shadow holds: no access adds to it
-// until the next sampling period, and others' accesses only discard. An
-// entry must not outlive a sampling period the goroutine did not see,
-// though: others may have recorded accesses in it that its next access
-// must be checked against, while its epoch, which it advances only at its
-// own next sampled operation, still matches the entry. Hence the period
+// history lingers until an access discards it or a garbage collection
+// ends it: a goroutine that reads a variable in a loop after a sampling
+// period would otherwise take its line's lock on every iteration, only to
+// find its own read, at its own epoch, which Pacer's Algorithms 12 and 13
+// leave alone. There the cache starts empty at the end of each sampling
+// period, because the rules differ: outside a sampling period a
+// goroutine's read discards its own entry of a read set, which an entry
+// made in the sampling period would skip, and a read set shared by every
+// goroutine (a slice header, say) would then outlive the period and keep
+// the gate open. After its first access outside a sampling period, a
+// goroutine's next ones at the same epoch find the history as the first
+// left it, or with less in it: no access records anything until the next
+// sampling period, and others' accesses only discard. That period must
+// end the entries before the goroutine's epoch does, which moves only at
+// its own next sampled operation: others may record accesses in it that
+// the goroutine's next access must be checked against. Hence the period
 // test in thread.epochCache.
 const (
 	epochCacheSize = 64
@@ -60,6 +63,17 @@ type rangeEntry struct {
 type epochCache struct {
 	granules [epochCacheSize]epochEntry
 	ranges   *[rangeCacheSize]rangeEntry // made at the first range access
+	// quiet is set while the entries were made outside a sampling
+	// period: since the last one the goroutine saw ended.
+	quiet bool
+}
+
+// reset forgets every entry.
+func (c *epochCache) reset() {
+	c.granules = [epochCacheSize]epochEntry{}
+	if c.ranges != nil {
+		*c.ranges = [rangeCacheSize]rangeEntry{}
+	}
 }
 
 func (c *epochCache) entry(a uintptr) *epochEntry { return &c.granules[a>>3%epochCacheSize] }
@@ -127,14 +141,22 @@ func (c *epochCache) note(a uintptr, e epoch, mask uint8, write bool) {
 // that has never been sampled has no entries to find, and allocating one
 // for it then would make a period without sampling cost memory.
 func (t *thread) epochCache(sample bool) *epochCache {
+	c := t.cache
 	if sample {
-		if t.cache == nil {
-			t.cache = new(epochCache)
+		if c == nil {
+			c = new(epochCache)
+			t.cache = c
 		}
-		return t.cache
+		c.quiet = false
+		return c
 	}
-	if t.period != samplingPeriod.Load() {
+	if c == nil || t.period != samplingPeriod.Load() {
 		return nil
 	}
-	return t.cache
+	if !c.quiet {
+		// The sampling period's entries follow its rules: forget them.
+		c.reset()
+		c.quiet = true
+	}
+	return c
 }

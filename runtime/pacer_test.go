@@ -204,3 +204,36 @@ func TestEpochCacheAcrossPeriods(t *testing.T) {
 		t.Errorf("write sampled in a period the reader did not see was not checked against its read at the same epoch")
 	}
 }
+
+// TestReadSetDiscardedAfterPeriod checks that a read set recorded in a
+// sampling period empties when its readers read again outside one, each
+// discarding its own entry (Pacer's Algorithm 12), even though the epoch
+// cache holds the same readers' reads at the same epochs.
+func TestReadSetDiscardedAfterPeriod(t *testing.T) {
+	x := heapWord()
+	site := newSite()
+	setSampling(t, true)
+	step, done := make(chan struct{}), make(chan struct{})
+	g := GoFork()
+	go func() {
+		GoStart(g)
+		defer GoEnd()
+		Read(x, 8, site) // sampled
+		done <- struct{}{}
+		<-step
+		Read(x, 8, site) // outside the period: discards its entry
+		done <- struct{}{}
+	}()
+	<-done
+	Read(x, 8, site) // sampled, unordered with the other: a read set
+	setSampling(t, false)
+	step <- struct{}{}
+	<-done
+	if !cellsAt(x) {
+		t.Fatalf("history gone after one reader of two read again")
+	}
+	Read(x, 8, site)
+	if cellsAt(x) {
+		t.Errorf("read set still held after both readers read again outside the sampling period")
+	}
+}
