@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strconv"
 
 	"github.com/dave/dst"
 )
@@ -11,9 +12,8 @@ import (
 // Hoisting the hooks of counted loops. Loop versioning (version.go) makes
 // a loop free while the detector is idle, but at a full sampling rate
 // every element a counted loop (a three-clause loop stepping an int by
-// one, or a range over an int or over a slice's indexes) touches still
-// costs a hook, and in an
-// inner loop such as
+// one, or a range over an int or over a slice's or an array's indexes)
+// touches still costs a hook, and in an inner loop such as
 //
 //	for j := j0; j < min(j0+bs, n); j++ {
 //		c.A[i*n+j] += aik * b.A[k*n+j]
@@ -113,7 +113,8 @@ type loopAccess struct {
 
 // countedLoop returns what hoisting the hooks of the loop s needs, or
 // nil if s is not a counted loop whose accesses can all be hoisted: a
-// three-clause loop, or a range over an int or a slice's indexes. It
+// three-clause loop, or a range over an int or a slice's or an array's
+// indexes. It
 // must be called before s is rewritten, and only for loops that loop
 // versioning accepts (computesOnly), whose checks it does not repeat.
 func (fr *fileRewriter) countedLoop(s dst.Stmt) *countedLoop {
@@ -140,8 +141,7 @@ func (fr *fileRewriter) countedLoop(s dst.Stmt) *countedLoop {
 			h.ends = []ast.Expr{init, bound}
 		}
 	case *ast.RangeStmt:
-		h.bound = h.rangeCount(a)
-		h.ends = []ast.Expr{a.X}
+		h.bound, h.ends = h.rangeCount(a)
 	}
 	if h.bound == nil {
 		return nil
@@ -205,23 +205,53 @@ func (h *countedLoop) forClause(a *ast.ForStmt) (init, bound ast.Expr) {
 }
 
 // rangeCount returns the bound n of the loop for v := range x, which
-// runs v from 0 to n-1: x for an int, len(x) for a slice or an array
-// (with no value variable, whose reads would be accesses too). x must be
-// loop-invariant: it is evaluated once, but the condition evaluates it
-// again. It returns nil for other loops.
-func (h *countedLoop) rangeCount(a *ast.RangeStmt) dst.Expr {
-	if a.Tok != token.DEFINE || a.Key == nil || a.Value != nil || !h.loopVar(a.Key) || !h.inv(a.X) {
-		return nil
+// runs v from 0 to n-1, and the expressions n is made of: x for an int,
+// len(x) for a slice or an array (with no value variable, whose reads
+// would be accesses too). x must be loop-invariant, since it is evaluated
+// once but the condition evaluates it again, unless x is an array whose
+// length is a constant: then x is not evaluated at all (the Go spec's
+// exception for a range with one variable), and the bound is the length,
+// so that for j := range it.vals, with it a pointer, counts too. It
+// returns nil for other loops.
+func (h *countedLoop) rangeCount(a *ast.RangeStmt) (dst.Expr, []ast.Expr) {
+	if a.Tok != token.DEFINE || a.Key == nil || a.Value != nil || !h.loopVar(a.Key) {
+		return nil, nil
 	}
-	switch t := under(h.fr.typeOf(a.X)).(type) {
+	t := under(h.fr.typeOf(a.X))
+	if arr, ok := t.(*types.Array); ok && constLen(a.X) {
+		return &dst.BasicLit{Kind: token.INT, Value: strconv.FormatInt(arr.Len(), 10)}, nil
+	}
+	if !h.inv(a.X) {
+		return nil, nil
+	}
+	switch t := t.(type) {
 	case *types.Basic:
 		if t.Info()&types.IsInteger != 0 {
-			return h.fr.copyExpr(a.X)
+			return h.fr.copyExpr(a.X), []ast.Expr{a.X}
 		}
 	case *types.Slice, *types.Array:
-		return builtinCall("len", h.fr.copyExpr(a.X))
+		return builtinCall("len", h.fr.copyExpr(a.X)), []ast.Expr{a.X}
 	}
-	return nil // a string's indexes step by runes; maps, pointers to arrays
+	return nil, nil // a string's indexes step by runes; maps, pointers to arrays
+}
+
+// constLen reports whether len(x), for x of array type, is a constant:
+// whether x has no function calls and no receives (the spec allows
+// calls whose value is constant, and conversions; this is stricter).
+func constLen(x ast.Expr) bool {
+	ok := true
+	ast.Inspect(x, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr, *ast.FuncLit:
+			ok = false
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW {
+				ok = false
+			}
+		}
+		return ok
+	})
+	return ok
 }
 
 // universal reports whether name means the predeclared object at pos.

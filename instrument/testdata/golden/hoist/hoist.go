@@ -104,3 +104,23 @@ func others(b []float64, p []*Matrix, idx []int, n, j int, e, f any) (t float64)
 	_ = same
 	return t
 }
+
+type item struct {
+	n    int
+	vals [8]uint32
+}
+
+// A range over an array with no value variable does not evaluate the
+// array, whose length is a constant: it counts even when the array is
+// reached through a pointer.
+func arrays(it *item, ps []*Matrix) (t int) {
+	for r := 0; r < 16; r++ {
+		for j := range it.vals {
+			it.vals[j] ^= it.vals[j] << 13
+		}
+	}
+	for j := range ps[0].Row {
+		t += ps[0].Row[j]
+	}
+	return t
+}

@@ -34,6 +34,18 @@ func rowsum(acc, m []int, n int) {
 	}
 }
 
+type item struct{ vals [8]uint32 }
+
+// scramble's loop over an array field is counted, the array's length
+// being a constant, and its ranges are recorded once for the r loop.
+func scramble(it *item) {
+	for r := 0; r < 4; r++ {
+		for j := range it.vals {
+			it.vals[j] ^= it.vals[j]<<13 | 1 // RACE
+		}
+	}
+}
+
 func main() {
 	v := &vec{A: make([]float64, 16)}
 	var wg sync.WaitGroup
@@ -58,5 +70,10 @@ func main() {
 	go func() { defer wg.Done(); rowsum(acc, m, 4) }()
 	go func() { defer wg.Done(); acc[3] = 1 }() // RACE
 	go func() { defer wg.Done(); m[9] = 1 }()   // RACE: row 2, read when k is 2
+	wg.Wait()
+	it := new(item)
+	wg.Add(2)
+	go func() { defer wg.Done(); scramble(it) }()
+	go func() { defer wg.Done(); it.vals[7] = 2 }() // RACE
 	wg.Wait()
 }
