@@ -72,11 +72,14 @@ func writeOf[T any](p *T, site uint64) {
 }
 
 // quiet reports, for R and W to test before they call accessGated,
-// whether an access of one granule at addr certainly has nothing to do:
-// no sampling period is on and no page in addr's filter bucket has
-// history.
+// whether an access of size bytes at addr certainly has nothing to do: no
+// sampling period is on and no page in the filter buckets of its first
+// and last byte has history. A value of at most a page lies on those
+// two pages; a slice or string header, three words, is the common case
+// beyond one word.
 func quiet(addr, size uintptr) bool {
-	return sampling.Load() == 0 && addr&7+size <= 8 && filterBucket(addr).Load() == 0
+	return sampling.Load() == 0 && size <= pageBytes &&
+		filterBucket(addr).Load() == 0 && filterBucket(addr+size-1).Load() == 0
 }
 
 // accessGated skips, outside sampling periods, accesses to memory without

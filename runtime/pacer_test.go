@@ -237,3 +237,27 @@ func TestReadSetDiscardedAfterPeriod(t *testing.T) {
 		t.Errorf("read set still held after both readers read again outside the sampling period")
 	}
 }
+
+var quietBuf []byte
+
+// TestQuietAcrossPages checks the filter test of R and W outside sampling
+// periods for a value that straddles two pages, whose history is on the
+// second: a sampled write of the value's second word by another
+// goroutine, then an unsampled read of the whole value.
+func TestQuietAcrossPages(t *testing.T) {
+	buf := make([]byte, 3*pageBytes)
+	quietBuf = buf // on the heap: the goroutine's own stack has no history
+	defer func() { quietBuf = nil }()
+	base := uintptr(unsafe.Pointer(&buf[0]))
+	at := (base+pageBytes)&^(pageBytes-1) + pageBytes - 8 // 8 bytes before a page boundary
+	v := (*[3]uint64)(unsafe.Pointer(&buf[at-base]))
+	write, read := newSite(), newSite()
+	setSampling(t, true)
+	inGoroutine(func() { Write(at+8, 8, write) })
+	setSampling(t, false)
+	before := Races()
+	_ = *R(v, read)
+	if Races() == before {
+		t.Errorf("unsampled read of %#x-%#x not checked against the sampled write at %#x, past the page boundary", at, at+24, at+8)
+	}
+}
