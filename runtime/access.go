@@ -212,9 +212,10 @@ func accessGranule(t *thread, p *page, a uintptr, mask uint8, site uint64, o op,
 		}
 		c = &cell{gen: gen}
 		p.insert(slot, c)
-	} else if c.gen < gen && !c.global() && !c.owned() {
+	} else if c.expired(gen) {
 		// A GC cycle completed since this history began: the granule
-		// may belong to a new object now.
+		// may belong to a new object now, or, below rate 1, the
+		// history has had its time (boundedHistory).
 		*c = cell{gen: gen}
 	}
 	if obj != nil && c.object() != obj {

@@ -23,6 +23,25 @@ import (
 // release clock invents races. They hold a weak pointer to their address
 // instead, which the runtime clears exactly when the object dies.
 
+// Below rate 1 the same bound applies to the history of globals and of
+// channels' own operations (cell.known), which the memory they describe
+// would otherwise let live for as long as the program or the channel:
+// that history would keep the gate open, and every hook paying the slow
+// test, long after the sampling period that recorded it. At rate 0.001,
+// where a sampling period comes every second or so, fasthttp's global
+// read sets (tables that every connection's goroutine reads) kept the gate
+// open from the first sampling period to the end of the run. The price is
+// the races on such memory whose accesses straddle a GC cycle, which a
+// sampled run already misses on the heap; at rate 1 the gate is always
+// open, and nothing is gained by forgetting.
+var boundedHistory bool
+
+// expired reports whether the history in c, begun when c.gen cycles had
+// completed, is to be dropped now that gen have.
+func (c *cell) expired(gen uint32) bool {
+	return c.gen < gen && (boundedHistory || !c.known())
+}
+
 // gcGen is a lower bound of the number of completed GC cycles, advanced by
 // a finalizer on a sentinel object after each cycle.
 var gcGen atomic.Uint32

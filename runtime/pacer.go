@@ -104,6 +104,7 @@ var pacerStats struct {
 // controller.
 func startSampling(r float64) {
 	rate = r
+	boundedHistory = r > 0 && r < 1
 	switch {
 	case r >= 1:
 		switchSampling(true)

@@ -1,8 +1,10 @@
 package runtime
 
 import (
+	"fmt"
 	goruntime "runtime"
 	"testing"
+	"unsafe"
 )
 
 // TestChannelHistorySurvivesGC checks that a channel's send and close,
@@ -26,3 +28,46 @@ func TestChannelHistorySurvivesGC(t *testing.T) {
 }
 
 var keep []any
+
+var knownGlobal uint64
+
+// TestBoundedHistory checks the lifetime of history whose memory is known
+// (a global, a channel's own operations): it survives GC cycles at rate 1,
+// and below rate 1 it ends at the first cycle, like heap history.
+func TestBoundedHistory(t *testing.T) {
+	ch := make(chan int, 1)
+	keep = append(keep, ch)
+	global := uintptr(unsafe.Pointer(&knownGlobal))
+	tests := []struct {
+		name         string
+		first, second func(site uint64)
+	}{
+		{"global",
+			func(s uint64) { Write(global, 8, s|SiteGlobal) },
+			func(s uint64) { Write(global, 8, s|SiteGlobal) }},
+		{"channel",
+			func(s uint64) { Send(ch, 1, s) },
+			func(s uint64) { Close(ch, s) }},
+	}
+	for _, tt := range tests {
+		for _, bounded := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/bounded=%v", tt.name, bounded), func(t *testing.T) {
+				if tt.name == "channel" && bounded {
+					ch = make(chan int, 1) // the unbounded case closed the first
+					keep = append(keep, ch)
+				}
+				was := boundedHistory
+				boundedHistory = bounded
+				defer func() { boundedHistory = was }()
+				before := Races()
+				inGoroutine(func() { tt.first(newSite()) })
+				goruntime.GC()
+				exactGen() // the lower bound catches up with the cycle
+				tt.second(newSite())
+				if got := Races() > before; got == bounded {
+					t.Errorf("race across a GC cycle reported = %v, want %v", got, !bounded)
+				}
+			})
+		}
+	}
+}

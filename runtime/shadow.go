@@ -144,10 +144,11 @@ func (s *shadowTable) pages() []*page {
 	return s.all[:len(s.all):len(s.all)]
 }
 
-// sweep deletes the histories that can no longer produce a report: those
-// of non-global granules begun before the latest completed GC cycle.
+// sweep deletes the histories that can no longer produce a report, or
+// are not to (cell.expired): those begun before the latest completed GC
+// cycle, of granules whose object it may have freed.
 func (s *shadowTable) sweep(gen uint32) {
-	s.removeIf(func(c *cell) bool { return !c.global() && c.gen < gen && !c.owned() })
+	s.removeIf(func(c *cell) bool { return c.expired(gen) })
 }
 
 // removeIf deletes every cell for which drop reports true.
