@@ -117,11 +117,17 @@ func init() {
 }
 
 // sweeper drops the metadata of dead objects after each GC cycle, which
-// bounds the detector's memory by what the live program touched.
+// bounds the detector's memory by what the live program touched, and
+// forgets old history when the pacer asks (expire.go).
 func sweeper() {
-	for range sweepWake {
-		gen := exactGen()
-		shadow.sweep(gen)
-		syncs.sweep()
+	for {
+		select {
+		case <-sweepWake:
+			gen := exactGen()
+			shadow.sweep(gen)
+			syncs.sweep()
+		case p := <-expireWake:
+			expire(p)
+		}
 	}
 }

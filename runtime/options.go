@@ -26,6 +26,10 @@ import (
 //	watchpoints=hw|sw     hw (default) uses hardware data breakpoints where
 //	                      the system allows them; sw forces the software
 //	                      watchpoints
+//	history=N             below rate 1, forget the access history once N
+//	                      periods without sampling have followed the last
+//	                      sampling period (see expire.go); 0 keeps it until
+//	                      a GC cycle ends it
 type options struct {
 	logPath         string
 	exitCode        int
@@ -36,12 +40,13 @@ type options struct {
 	rate            float64 // sampling rate
 	watch           time.Duration
 	swWatch         bool // watchpoints=sw
+	history         int  // non-sampling periods history outlives, 0 for no limit
 }
 
 // OptionsEnv is the environment variable the options are read from.
 const OptionsEnv = "RACEGEN_OPTIONS"
 
-var opts = options{exitCode: 66, dedup: true, rate: buildRate, watch: buildWatch}
+var opts = options{exitCode: 66, dedup: true, rate: buildRate, watch: buildWatch, history: defaultHistory}
 
 func loadOptions() {
 	o, errs := parseOptions(os.Getenv(OptionsEnv))
@@ -54,7 +59,7 @@ func loadOptions() {
 // parseOptions parses s, keeping defaults for values it cannot use and
 // returning one error for each.
 func parseOptions(s string) (options, []error) {
-	o := options{exitCode: 66, dedup: true, rate: buildRate, watch: buildWatch}
+	o := options{exitCode: 66, dedup: true, rate: buildRate, watch: buildWatch, history: defaultHistory}
 	var errs []error
 	for _, f := range strings.Fields(s) {
 		name, val, ok := strings.Cut(f, "=")
@@ -83,6 +88,14 @@ func parseOptions(s string) (options, []error) {
 			}
 			if err != nil {
 				o.rate = buildRate
+			}
+		case "history":
+			o.history, err = strconv.Atoi(val)
+			if err == nil && o.history < 0 {
+				err = fmt.Errorf("must not be negative")
+			}
+			if err != nil {
+				o.history = defaultHistory
 			}
 		case "watch":
 			o.watch, err = time.ParseDuration(val)

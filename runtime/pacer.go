@@ -126,6 +126,7 @@ func pace(r float64, rng *rand.Rand, ready chan<- struct{}) {
 	// kinds of period: an exponentially weighted average of their ratio.
 	slow := 1.0
 	var rateOn, rateOff float64 // sync ops per second, smoothed
+	quiet := quietPeriods{limit: opts.history}
 	last := totalSyncOps()
 	start := time.Now()
 	on := false
@@ -168,6 +169,9 @@ func pace(r float64, rng *rand.Rand, ready chan<- struct{}) {
 		pacerStats.totalWork.Add(work)
 		if on {
 			pacerStats.sampledWork.Add(work)
+		}
+		if quiet.end(on) {
+			requestExpiry()
 		}
 		begin()
 		last, start = now, time.Now()

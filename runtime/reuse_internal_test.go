@@ -39,7 +39,7 @@ func TestBoundedHistory(t *testing.T) {
 	keep = append(keep, ch)
 	global := uintptr(unsafe.Pointer(&knownGlobal))
 	tests := []struct {
-		name         string
+		name          string
 		first, second func(site uint64)
 	}{
 		{"global",
