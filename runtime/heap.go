@@ -37,9 +37,10 @@ import (
 var boundedHistory bool
 
 // expired reports whether the history in c, begun when c.gen cycles had
-// completed, is to be dropped now that gen have.
+// completed, is to be dropped now that gen have. It inlines into every
+// access, where the first comparison is nearly always false.
 func (c *cell) expired(gen uint32) bool {
-	return c.gen < gen && (boundedHistory || !c.known())
+	return c.gen < gen && (boundedHistory || !c.global() && !c.owned())
 }
 
 // gcGen is a lower bound of the number of completed GC cycles, advanced by
