@@ -41,19 +41,10 @@ func TestNeighbourReads(t *testing.T) {
 	// The test goroutine reads bytes 0-3, then a goroutine it forks
 	// (ordered after that read) reads bytes 4-7; a goroutine forked
 	// earlier, unordered with both, then writes bytes 0-3.
-	start, done := make(chan struct{}), make(chan struct{})
-	g := GoFork()
-	go func() {
-		GoStart(g)
-		defer GoEnd()
-		<-start
-		Write(a, 4, write)
-		close(done)
-	}()
+	writer := forkWaiting(func() { Write(a, 4, write) })
 	Read(a, 4, read0)
 	inGoroutine(func() { Read(a+4, 4, read4) })
-	close(start)
-	<-done
+	writer()
 	if Races() == before {
 		t.Errorf("write racing with a read of its bytes not reported after a read of other bytes")
 	}

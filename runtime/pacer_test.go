@@ -31,6 +31,26 @@ func inGoroutine(f func()) {
 	<-done
 }
 
+// forkWaiting forks an instrumented goroutine at once, which runs f when
+// the returned function is called, and that function waits for it; both
+// through channels the detector does not see, so that the goroutine is
+// ordered after what preceded the fork and after nothing that follows.
+func forkWaiting(f func()) (run func()) {
+	start, done := make(chan struct{}), make(chan struct{})
+	g := GoFork()
+	go func() {
+		GoStart(g)
+		defer GoEnd()
+		<-start
+		f()
+		close(done)
+	}()
+	return func() {
+		close(start)
+		<-done
+	}
+}
+
 // heapWord returns the address of a new heap word that stays alive.
 func heapWord() uintptr {
 	p := new(uint64)
@@ -105,19 +125,12 @@ func TestPacerTimeless(t *testing.T) {
 	readSite, writeX, writeY := newSite(), newSite(), newSite()
 	before := Races()
 	setSampling(t, true)
-	// The reader is created before everything below, and waits on a
-	// channel the detector does not see.
-	start, done := make(chan struct{}), make(chan struct{})
-	g := GoFork()
-	go func() {
-		GoStart(g)
-		defer GoEnd()
-		<-start
+	// The reader is created before everything below.
+	reader := forkWaiting(func() {
 		Lock(&mu)
 		Read(y, 8, readSite)
 		Unlock(&mu)
-		close(done)
-	}()
+	})
 	th := current()
 	Write(x, 8, writeX)
 	setSampling(t, false)
@@ -129,8 +142,7 @@ func TestPacerTimeless(t *testing.T) {
 	}
 	setSampling(t, true)
 	Write(y, 8, writeY) // after the release: not ordered before the reader
-	close(start)
-	<-done
+	reader()
 	if Races() == before {
 		t.Errorf("race between a write after the release and a read after the acquire not reported")
 	}
@@ -162,9 +174,9 @@ func TestHasHistory(t *testing.T) {
 }
 
 // TestEpochCacheAcrossPeriods checks the epoch cache outside sampling
-// periods: a goroutine's read of a granule it read at the same epoch in
-// the last sampling period may be skipped, but not once a sampling period
-// it did not see has recorded a racing write there. The reader's epoch
+// periods: a goroutine's read of a granule it read at the same epoch
+// since the last sampling period may be skipped, but not once a sampling
+// period it did not see has recorded a racing write there. The reader's epoch
 // has not moved in between: it released outside sampling periods only,
 // which is what orders the write after its first read.
 func TestEpochCacheAcrossPeriods(t *testing.T) {
@@ -172,28 +184,22 @@ func TestEpochCacheAcrossPeriods(t *testing.T) {
 	a := heapWord()
 	read1, write, read2 := newSite(), newSite(), newSite()
 	setSampling(t, true)
-	// The writer is created first, and waits on channels the detector
-	// does not see: forking it later would advance the reader's clock.
-	start, done := make(chan struct{}), make(chan struct{})
-	g := GoFork()
-	go func() {
-		GoStart(g)
-		defer GoEnd()
-		<-start
+	// The writer is created first: forking it later would advance the
+	// reader's clock.
+	writer := forkWaiting(func() {
 		Lock(&mu)
 		Write(a, 8, write) // ordered after read1, not before read2
 		Unlock(&mu)
-		close(done)
-	}()
+	})
 	th := current()
-	Read(a, 8, read1) // cached at th's epoch
+	Read(a, 8, read1)
 	setSampling(t, false)
+	Read(a, 8, read1) // cached at th's epoch, outside the sampling period
 	e := th.epoch()
 	Lock(&mu)
 	Unlock(&mu) // outside sampling: no tick
 	setSampling(t, true)
-	close(start)
-	<-done
+	writer()
 	setSampling(t, false)
 	if th.epoch() != e {
 		t.Fatalf("reader's epoch moved from %v to %v: the test needs it unchanged", e, th.epoch())
