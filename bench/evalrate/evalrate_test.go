@@ -255,3 +255,19 @@ func TestModesReport(t *testing.T) {
 		t.Errorf("report without a sweep has a sweep section:\n%s", out)
 	}
 }
+
+func TestFailureText(t *testing.T) {
+	crash := "fatal error: concurrent map read and map write\n\ngoroutine 7 [running]:\nmain.main.func5()\n\t/x/main.go:94 +0xa5\nmain.pair.func2()\n\t/x/main.go:41 +0x77\ncreated by main.pair in goroutine 1\n\t/x/main.go:41 +0x132\n"
+	tests := []struct {
+		name, in, want string
+	}{
+		{"short", "{\"a\":1}\npanic: boom\n", "panic: boom"},
+		{"crash after a report", "{\"a\":1}\n" + crash,
+			"fatal error: concurrent map read and map write\n\ngoroutine 7 [running]:\n\t...\n\t/x/main.go:94 +0xa5\nmain.pair.func2()\n\t/x/main.go:41 +0x77\ncreated by main.pair in goroutine 1\n\t/x/main.go:41 +0x132"},
+	}
+	for _, tt := range tests {
+		if got := failureText(tt.in, 3, 5); got != tt.want {
+			t.Errorf("%s: failureText =\n%s\nwant\n%s", tt.name, got, tt.want)
+		}
+	}
+}

@@ -279,7 +279,7 @@ func (t *trialRunner) trial(bin, opts string) (verdict, error) {
 	err := cmd.Run()
 	var ee *exec.ExitError
 	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 66) {
-		return verdict{}, fmt.Errorf("%v\n%s", err, lastLines(stderr.String(), 5))
+		return verdict{}, fmt.Errorf("%v\n%s", err, failureText(stderr.String(), 3, 5))
 	}
 	v, perr := parseReports(stderr.Bytes(), t.file, t.lines)
 	if perr != nil {

@@ -31,6 +31,23 @@ func firstLine(s string) string {
 	return line
 }
 
+// failureText returns what to show of a failed trial's stderr: its lines
+// other than JSON reports, the first head and the last tail of them. A
+// crash says what it is in its first line (fatal error: concurrent map
+// read and map write, panic: ...) and where in its last.
+func failureText(s string, head, tail int) string {
+	var ls []string
+	for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		if !strings.HasPrefix(l, "{") {
+			ls = append(ls, l)
+		}
+	}
+	if len(ls) <= head+tail {
+		return strings.Join(ls, "\n")
+	}
+	return strings.Join(ls[:head], "\n") + "\n\t...\n" + strings.Join(ls[len(ls)-tail:], "\n")
+}
+
 func lastLines(s string, n int) string {
 	ls := strings.Split(strings.TrimRight(s, "\n"), "\n")
 	if len(ls) > n {
