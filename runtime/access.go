@@ -140,9 +140,16 @@ func accessSlow(addr, size uintptr, site uint64, o op, obj *syncVar) {
 				return
 			}
 			cache.noteRange(addr, end, e, write)
-		} else if a := addr &^ 7; a+8 >= end && cache.covered(a, e, granuleMask(a, addr, end), write) {
-			// One granule, redundant: done without its line's lock.
-			return
+		} else if a := addr &^ 7; a+8 >= end {
+			// One granule: a redundant access is done without its
+			// line's lock, and the granule loop below need not consult
+			// the cache again.
+			mask := granuleMask(a, addr, end)
+			if cache.covered(a, e, mask, write) {
+				return
+			}
+			cache.note(a, e, mask, write)
+			cache = nil
 		}
 	}
 	reported := false
