@@ -31,6 +31,23 @@ import "sync/atomic"
 // ordered after it by real synchronization.
 var gate atomic.Int64
 
+// syncGate is the gate for synchronization operations: gate's count, plus
+// one while the pacer counts operations (pacer.go), which must then call
+// into the detector although no access need. It opens before gate and
+// closes after it, so that it is open whenever gate is.
+var syncGate atomic.Int64
+
+// gateInc and gateDec add and remove a reason for the detector to work.
+func gateInc() {
+	syncGate.Add(1)
+	gate.Add(1)
+}
+
+func gateDec() {
+	gate.Add(-1)
+	syncGate.Add(-1)
+}
+
 // gateOpen reports whether the detector has anything to do. It is small
 // enough to inline into every hook.
 func gateOpen() bool { return gate.Load() != 0 }
@@ -45,12 +62,12 @@ func switchSampling(on bool) {
 	if on {
 		samplingPeriod.Add(1)
 		if sampling.Swap(1) == 0 {
-			gate.Add(1)
+			gateInc()
 		}
 		return
 	}
 	if sampling.Swap(0) != 0 {
-		gate.Add(-1)
+		gateDec()
 	}
 }
 
@@ -61,7 +78,9 @@ func switchSampling(on bool) {
 // thread, whose scalar clock every operation ticks.
 func syncer() *thread {
 	if !staticSync && !gateOpen() {
-		countIdleSync()
+		if counting() {
+			countIdleSync()
+		}
 		return nil
 	}
 	return current()
@@ -69,12 +88,12 @@ func syncer() *thread {
 
 // syncHot reports whether a synchronization operation must call into
 // the detector: to be recorded (the gate is open, or the build is
-// static) or only counted for the pacer (a rate between 0 and 1). It
+// static) or only counted for the pacer (in a period it measures). It
 // inlines, so that the wrappers (Lock, Send, the atomics, ...) test it
 // around the operation they wrap and, at rate 0 with the gate closed,
 // make no call at all; their recording halves (acquireAt and the like)
 // start with syncer, which decides again.
-func syncHot() bool { return gateOpen() || staticSync || pacing }
+func syncHot() bool { return syncGate.Load() != 0 || staticSync }
 
 // recording reports whether synchronization must be recorded: the gate
 // is open or the build is static. The two-part wrappers test it, and
@@ -84,7 +103,7 @@ func recording() bool { return gateOpen() || staticSync }
 // idlePair counts, for the pacer, both halves of a two-part operation
 // whose first half found the gate closed.
 func idlePair() {
-	if pacing {
+	if counting() {
 		countIdlePair()
 	}
 }

@@ -45,10 +45,21 @@ var rate float64
 // the measured slowdown, so that it covers as much work as a
 // non-sampling period (Pacer corrects for the same effect in its section
 // 4, where GC-delimited periods shrink while sampling).
+//
+// Counting costs an atomic add per operation, which doubled the price of
+// an uncontended mutex and made pacing alone, at a rate that never
+// samples, cost a third of some programs' time. So operations are counted
+// only in sampling periods, where the detector's own work dwarfs the add,
+// and in one non-sampling period of every measureEvery: there the count
+// gives the program's pace, and the others end when that pace says
+// periodWork operations have passed. While the gate is closed and
+// nothing is counted, a synchronization operation makes no call at all,
+// as at rate 0.
 const (
-	periodWork = 2000
-	periodTime = 2 * time.Millisecond
-	pacerTick  = 200 * time.Microsecond
+	periodWork   = 2000
+	periodTime   = 2 * time.Millisecond
+	pacerTick    = 200 * time.Microsecond
+	measureEvery = 8
 )
 
 // syncOps counts synchronization operations, striped to keep goroutines
@@ -62,19 +73,32 @@ var syncOps [16]struct {
 	_ [120]byte
 }
 
-func countSync(t *thread) { syncOps[t.tid&15].n.Add(1) }
+// countingOn is 1 while synchronization operations are counted: in the
+// periods the pacer measures.
+var countingOn atomic.Uint32
 
-// pacing is set when a controller runs and needs the count.
-var pacing bool
+func counting() bool { return countingOn.Load() != 0 }
+
+// setCounting starts or stops the counting of synchronization operations.
+func setCounting(on bool) {
+	switch {
+	case on && countingOn.Swap(1) == 0:
+		syncGate.Add(1)
+	case !on && countingOn.Swap(0) != 0:
+		syncGate.Add(-1)
+	}
+}
+
+func countSync(t *thread) {
+	if counting() {
+		syncOps[t.tid&15].n.Add(1)
+	}
+}
 
 // countIdleSync counts an operation made while the gate was closed, which
 // has no thread to pick a stripe by; the g pointer spreads goroutines
 // instead (g structs are at least 256 bytes apart).
-func countIdleSync() {
-	if pacing {
-		syncOps[getg()>>8&15].n.Add(1)
-	}
-}
+func countIdleSync() { syncOps[getg()>>8&15].n.Add(1) }
 
 // countIdlePair counts both halves of an operation whose first half found
 // the gate closed (a channel send or receive, an atomic load or
@@ -94,12 +118,6 @@ func totalSyncOps() uint64 {
 	return n
 }
 
-// pacerStats are the controller's measurements, for tests.
-var pacerStats struct {
-	sampledWork, totalWork  atomic.Uint64
-	periods, sampledPeriods atomic.Uint64
-}
-
 // startSampling sets the sampling state for rate r. Rates 0 and 1 need no
 // controller.
 func startSampling(r float64) {
@@ -111,7 +129,6 @@ func startSampling(r float64) {
 	case r <= 0:
 		switchSampling(false)
 	default:
-		pacing = true
 		rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(uintptr(unsafe.Pointer(&r)))))
 		ready := make(chan struct{})
 		go pace(r, rng, ready)
@@ -121,61 +138,85 @@ func startSampling(r float64) {
 
 // pace runs the sampling periods of rate r for the life of the program.
 func pace(r float64, rng *rand.Rand, ready chan<- struct{}) {
+	c := controller{rate: r, rng: rng, slow: 1, quiet: quietPeriods{limit: opts.history}}
+	// The first period is decided at once, so that the start of the
+	// program is sampled with probability r like the rest of it.
+	c.begin()
+	close(ready)
+	last := totalSyncOps()
+	start := time.Now()
+	for {
+		time.Sleep(pacerTick)
+		now, elapsed := totalSyncOps(), time.Since(start)
+		if !c.ended(now-last, elapsed) {
+			continue
+		}
+		if c.finish(now-last, elapsed) {
+			requestExpiry()
+		}
+		c.begin()
+		last, start = now, time.Now()
+	}
+}
+
+// A controller decides Pacer's periods: whether each samples and is
+// measured, and when it ends.
+type controller struct {
+	rate float64
+	rng  *rand.Rand
+
+	on, measured bool
+	n            uint64 // periods begun
+
 	// slow estimates how much more slowly the program runs while
 	// sampling, from the rates of synchronization operations in the two
 	// kinds of period: an exponentially weighted average of their ratio.
-	slow := 1.0
-	var rateOn, rateOff float64 // sync ops per second, smoothed
-	quiet := quietPeriods{limit: opts.history}
-	last := totalSyncOps()
-	start := time.Now()
-	on := false
-	begin := func() {
-		on = rng.Float64() < r
-		pacerStats.periods.Add(1)
-		if on {
-			pacerStats.sampledPeriods.Add(1)
-		}
-		switchSampling(on)
+	slow            float64
+	rateOn, rateOff float64 // sync ops per second, smoothed
+	quiet           quietPeriods
+}
+
+// begin starts the next period.
+func (c *controller) begin() {
+	c.n++
+	c.on = c.rng.Float64() < c.rate
+	// Without a pace to go by, the period must count.
+	c.measured = c.on || c.rateOff == 0 || c.n%measureEvery == 0
+	setCounting(c.measured)
+	switchSampling(c.on)
+}
+
+// ended reports whether the period has ended after work counted
+// operations and elapsed time.
+func (c *controller) ended(work uint64, elapsed time.Duration) bool {
+	if !c.measured {
+		// periodWork operations at the measured pace, and never longer
+		// than a measured period could last.
+		return elapsed.Seconds()*c.rateOff >= periodWork || elapsed >= periodTime
 	}
-	// The first period is decided at once, so that the start of the
-	// program is sampled with probability r like the rest of it.
-	begin()
-	close(ready)
-	for {
-		time.Sleep(pacerTick)
-		now := totalSyncOps()
-		work := now - last
-		limit := periodTime
-		if on {
-			limit = time.Duration(float64(periodTime) * slow)
-		}
-		elapsed := time.Since(start)
-		if work < periodWork && elapsed < limit {
-			continue
-		}
-		if work >= periodWork/4 {
-			// Enough operations to measure this period's pace.
-			opsPerSec := float64(work) / elapsed.Seconds()
-			if on {
-				rateOn = smooth(rateOn, opsPerSec)
-			} else {
-				rateOff = smooth(rateOff, opsPerSec)
-			}
-			if rateOn > 0 && rateOff > 0 {
-				slow = min(max(rateOff/rateOn, 1), 100)
-			}
-		}
-		pacerStats.totalWork.Add(work)
-		if on {
-			pacerStats.sampledWork.Add(work)
-		}
-		if quiet.end(on) {
-			requestExpiry()
-		}
-		begin()
-		last, start = now, time.Now()
+	limit := periodTime
+	if c.on {
+		limit = time.Duration(float64(periodTime) * c.slow)
 	}
+	return work >= periodWork || elapsed >= limit
+}
+
+// finish folds the period's measurements into the estimates and reports
+// whether the access history is to be forgotten now (quietPeriods).
+func (c *controller) finish(work uint64, elapsed time.Duration) bool {
+	if c.measured && work >= periodWork/4 {
+		// Enough operations to measure this period's pace.
+		opsPerSec := float64(work) / elapsed.Seconds()
+		if c.on {
+			c.rateOn = smooth(c.rateOn, opsPerSec)
+		} else {
+			c.rateOff = smooth(c.rateOff, opsPerSec)
+		}
+		if c.rateOn > 0 && c.rateOff > 0 {
+			c.slow = min(max(c.rateOff/c.rateOn, 1), 100)
+		}
+	}
+	return c.quiet.end(c.on)
 }
 
 // smooth folds x into the running average avg.

@@ -238,7 +238,7 @@ func (p *page) remove(slot **cell) {
 	if p.n.Add(-1) == 0 {
 		// After the last delete: see gate.
 		filterBucket(p.base).Add(-1)
-		gate.Add(-1)
+		gateDec()
 	}
 }
 
@@ -247,7 +247,7 @@ func (p *page) remove(slot **cell) {
 func (p *page) insert(slot **cell, c *cell) {
 	if p.n.Add(1) == 1 {
 		// Before the insert: see gate.
-		gate.Add(1)
+		gateInc()
 		filterBucket(p.base).Add(1)
 	}
 	(*atomic.Pointer[cell])(unsafe.Pointer(slot)).Store(c)

@@ -117,9 +117,9 @@ func BenchmarkClosedGo(b *testing.B) {
 }
 
 // BenchmarkPacingClosedChan is a channel send and receive while the gate
-// is closed at a rate between 0 and 1: the operations are only counted
-// for the pacer. BenchmarkClosedChan is the same at rate 0, where they
-// are not counted. Each goroutine has a channel of its own.
+// is closed in a period the pacer measures: the operations are only
+// counted. BenchmarkClosedChan is the same where they are not counted:
+// at rate 0, or in a period the pacer does not measure. Each goroutine has a channel of its own.
 func BenchmarkPacingClosedChan(b *testing.B) { benchClosedChan(b, true) }
 func BenchmarkClosedChan(b *testing.B)       { benchClosedChan(b, false) }
 
@@ -129,9 +129,9 @@ func benchClosedChan(b *testing.B, pace bool) {
 	if gateOpen() {
 		b.Skip("gate open: history left by an earlier benchmark")
 	}
-	was := pacing
-	pacing = pace
-	b.Cleanup(func() { pacing = was })
+	was := counting()
+	setCounting(pace)
+	b.Cleanup(func() { setCounting(was) })
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
 		ch := make(chan int, 1)

@@ -1,0 +1,123 @@
+package runtime
+
+import (
+	"math/rand/v2"
+	"testing"
+	"time"
+)
+
+// newTestController returns a controller of rate r whose periods switch
+// the real sampling state; the test's cleanup restores full detection
+// and stops the counting.
+func newTestController(t *testing.T, r float64) *controller {
+	t.Helper()
+	t.Cleanup(func() {
+		setCounting(false)
+		switchSampling(true)
+	})
+	return &controller{rate: r, rng: rand.New(rand.NewPCG(1, 2)), slow: 1}
+}
+
+// TestControllerMeasures checks which periods count synchronization
+// operations: every sampling period, every period until the program's
+// pace is known, and then one non-sampling period in measureEvery.
+func TestControllerMeasures(t *testing.T) {
+	tests := []struct {
+		name     string
+		rate     float64
+		paced    bool // a pace was measured before
+		periods  int
+		measured int
+	}{
+		{"no pace yet", 0.0001, false, 40, 40},
+		{"paced, never sampling", 0.0001, true, 8 * measureEvery, 8},
+		{"always sampling", 1, true, 20, 20},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newTestController(t, tt.rate)
+			if tt.paced {
+				c.rateOff = 1e6
+			}
+			measured := 0
+			for range tt.periods {
+				c.begin()
+				if c.measured != counting() {
+					t.Fatalf("period %d: measured %v, but counting() = %v", c.n, c.measured, counting())
+				}
+				// syncGate is gate's count plus one while counting.
+				if extra := syncGate.Load() - gate.Load(); c.measured != (extra == 1) {
+					t.Fatalf("period %d: measured %v, but syncGate exceeds gate by %d", c.n, c.measured, extra)
+				}
+				if c.on && !c.measured {
+					t.Fatalf("period %d samples without counting", c.n)
+				}
+				if c.measured {
+					measured++
+				}
+			}
+			if measured != tt.measured {
+				t.Errorf("%d of %d periods measured, want %d", measured, tt.periods, tt.measured)
+			}
+		})
+	}
+}
+
+// TestControllerEnds checks when periods end: a measured one after
+// periodWork operations or its time limit, which a sampling period
+// stretches by the slowdown; one that is not measured after the time the
+// measured pace takes for periodWork operations, or periodTime.
+func TestControllerEnds(t *testing.T) {
+	const pace = 4e6 // operations per second: periodWork in 500 µs
+	tests := []struct {
+		name         string
+		on, measured bool
+		work         uint64
+		elapsed      time.Duration
+		want         bool
+	}{
+		{"measured, short", false, true, periodWork - 1, time.Millisecond, false},
+		{"measured, enough work", false, true, periodWork, 100 * time.Microsecond, true},
+		{"measured, time up", false, true, 10, periodTime, true},
+		{"sampling, stretched", true, true, 10, periodTime, false},
+		{"sampling, stretched time up", true, true, 10, 3 * periodTime, true},
+		{"unmeasured, before the pace", false, false, 0, 400 * time.Microsecond, false},
+		{"unmeasured, at the pace", false, false, 0, 500 * time.Microsecond, true},
+		{"unmeasured, work not counted", false, false, 1 << 40, 100 * time.Microsecond, false},
+	}
+	for _, tt := range tests {
+		c := &controller{rateOff: pace, slow: 3, on: tt.on, measured: tt.measured}
+		if got := c.ended(tt.work, tt.elapsed); got != tt.want {
+			t.Errorf("%s: ended(%d, %v) = %v, want %v", tt.name, tt.work, tt.elapsed, got, tt.want)
+		}
+	}
+	slowPace := &controller{rateOff: 1e3, slow: 1}
+	if !slowPace.ended(0, periodTime) {
+		t.Errorf("unmeasured period at a slow pace did not end after periodTime")
+	}
+}
+
+// TestControllerLearnsPace checks that only measured periods with enough
+// operations feed the pace and the slowdown.
+func TestControllerLearnsPace(t *testing.T) {
+	c := &controller{slow: 1}
+	c.measured = true
+	c.finish(periodWork, time.Millisecond) // 2e6 operations per second
+	if c.rateOff != 2e6 {
+		t.Fatalf("rateOff = %g after a measured period, want 2e6", c.rateOff)
+	}
+	c.measured = false
+	c.finish(periodWork, 100*time.Millisecond)
+	if c.rateOff != 2e6 {
+		t.Errorf("rateOff = %g after an unmeasured period, want it unchanged", c.rateOff)
+	}
+	c.on, c.measured = true, true
+	c.finish(periodWork, 4*time.Millisecond) // 5e5 per second: 4x slower
+	if c.slow != 4 {
+		t.Errorf("slow = %g, want 4", c.slow)
+	}
+	c.finish(periodWork/8, time.Millisecond)
+	if c.slow != 4 {
+		t.Errorf("slow = %g after a period with too few operations to measure, want 4", c.slow)
+	}
+}
