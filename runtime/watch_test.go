@@ -167,7 +167,7 @@ func (s watchScenario) run(t *testing.T, e *engine) bool {
 	x := newWord()
 	before := Races()
 	if s.syncAfter && !e.soft {
-		e.hw.mu.Lock()
+		e.hw.hold()
 	}
 	ready, bDone, aDone := make(chan struct{}), make(chan struct{}), make(chan struct{})
 	go func() {
@@ -203,7 +203,7 @@ func (s watchScenario) run(t *testing.T, e *engine) bool {
 	}
 	<-aDone
 	if s.syncAfter && !e.soft {
-		e.hw.mu.Unlock()
+		e.hw.release()
 	}
 	settle(e)
 	return Races() > before
