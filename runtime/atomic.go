@@ -1,5 +1,7 @@
 package runtime
 
+import "unsafe"
+
 //go:generate go run ./internal/genatomic
 
 // The sync/atomic wrappers in atomic_gen.go model the memory model's rule
@@ -38,6 +40,32 @@ func atomicPre(addr, size uintptr, kind int, site uint64) syncRef {
 		sv.releaseMerge(t)
 	}
 	return syncRef{addr, sv}
+}
+
+// atomicLoaded is called after an atomic load of the size bytes at addr,
+// when syncHot: it records the load as an atomic access and acquires.
+// Nothing is needed before a load, and the gate is tested after it, so
+// an acquire made while the gate is open is recorded even if the gate
+// opened during the load (see syncRef.object). The wrapper is the load,
+// that test and a call of atomicLoaded4 or atomicLoaded8, whose two
+// arguments keep it within the inliner's budget: it inlines into the
+// caller.
+//
+//go:noinline
+func atomicLoaded4(p unsafe.Pointer, site uint64) { atomicLoaded(uintptr(p), 4, site) }
+
+//go:noinline
+func atomicLoaded8(p unsafe.Pointer, site uint64) { atomicLoaded(uintptr(p), 8, site) }
+
+func atomicLoaded(addr, size uintptr, site uint64) {
+	if staticSync {
+		current().onSync()
+		return
+	}
+	access(addr, size, site, opAtomic)
+	if t := syncer(); t != nil {
+		lookupSync(t, addr).acquire(t)
+	}
 }
 
 // atomicPost is called after a load or read-modify-write, which

@@ -9,14 +9,10 @@ import (
 
 // AtomicLoadInt32 is atomic.LoadInt32, ordered as an acquire.
 func AtomicLoadInt32(addr *int32, site uint64) int32 {
-	sv := syncRef{addr: addrOf(addr)}
-	if recording() {
-		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 0, site)
-	} else {
-		idlePair()
-	}
 	r := atomic.LoadInt32(addr)
-	atomicPost(sv)
+	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+		atomicLoaded4(unsafe.Pointer(addr), site)
+	}
 	return r
 }
 
@@ -95,14 +91,10 @@ func AtomicOrInt32(addr *int32, mask int32, site uint64) (old int32) {
 
 // AtomicLoadInt64 is atomic.LoadInt64, ordered as an acquire.
 func AtomicLoadInt64(addr *int64, site uint64) int64 {
-	sv := syncRef{addr: addrOf(addr)}
-	if recording() {
-		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 0, site)
-	} else {
-		idlePair()
-	}
 	r := atomic.LoadInt64(addr)
-	atomicPost(sv)
+	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+		atomicLoaded8(unsafe.Pointer(addr), site)
+	}
 	return r
 }
 
@@ -181,14 +173,10 @@ func AtomicOrInt64(addr *int64, mask int64, site uint64) (old int64) {
 
 // AtomicLoadUint32 is atomic.LoadUint32, ordered as an acquire.
 func AtomicLoadUint32(addr *uint32, site uint64) uint32 {
-	sv := syncRef{addr: addrOf(addr)}
-	if recording() {
-		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 0, site)
-	} else {
-		idlePair()
-	}
 	r := atomic.LoadUint32(addr)
-	atomicPost(sv)
+	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+		atomicLoaded4(unsafe.Pointer(addr), site)
+	}
 	return r
 }
 
@@ -267,14 +255,10 @@ func AtomicOrUint32(addr *uint32, mask uint32, site uint64) (old uint32) {
 
 // AtomicLoadUint64 is atomic.LoadUint64, ordered as an acquire.
 func AtomicLoadUint64(addr *uint64, site uint64) uint64 {
-	sv := syncRef{addr: addrOf(addr)}
-	if recording() {
-		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 0, site)
-	} else {
-		idlePair()
-	}
 	r := atomic.LoadUint64(addr)
-	atomicPost(sv)
+	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+		atomicLoaded8(unsafe.Pointer(addr), site)
+	}
 	return r
 }
 
@@ -353,14 +337,10 @@ func AtomicOrUint64(addr *uint64, mask uint64, site uint64) (old uint64) {
 
 // AtomicLoadUintptr is atomic.LoadUintptr, ordered as an acquire.
 func AtomicLoadUintptr(addr *uintptr, site uint64) uintptr {
-	sv := syncRef{addr: addrOf(addr)}
-	if recording() {
-		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 0, site)
-	} else {
-		idlePair()
-	}
 	r := atomic.LoadUintptr(addr)
-	atomicPost(sv)
+	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+		atomicLoaded8(unsafe.Pointer(addr), site)
+	}
 	return r
 }
 
@@ -439,14 +419,10 @@ func AtomicOrUintptr(addr *uintptr, mask uintptr, site uint64) (old uintptr) {
 
 // AtomicLoadPointer is atomic.LoadPointer, ordered as an acquire.
 func AtomicLoadPointer(addr *unsafe.Pointer, site uint64) (val unsafe.Pointer) {
-	sv := syncRef{addr: addrOf(addr)}
-	if recording() {
-		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 0, site)
-	} else {
-		idlePair()
-	}
 	r := atomic.LoadPointer(addr)
-	atomicPost(sv)
+	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+		atomicLoaded8(unsafe.Pointer(addr), site)
+	}
 	return r
 }
 
@@ -486,14 +462,10 @@ func AtomicCompareAndSwapPointer(addr *unsafe.Pointer, old, new unsafe.Pointer, 
 
 // AtomicInt32Load is (*atomic.Int32).Load, ordered as an acquire.
 func AtomicInt32Load(x *atomic.Int32, site uint64) int32 {
-	sv := syncRef{addr: addrOf(x)}
-	if recording() {
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
-	} else {
-		idlePair()
-	}
 	r := x.Load()
-	atomicPost(sv)
+	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+		atomicLoaded4(unsafe.Pointer(x), site)
+	}
 	return r
 }
 
@@ -572,14 +544,10 @@ func AtomicInt32Or(x *atomic.Int32, mask int32, site uint64) (old int32) {
 
 // AtomicInt64Load is (*atomic.Int64).Load, ordered as an acquire.
 func AtomicInt64Load(x *atomic.Int64, site uint64) int64 {
-	sv := syncRef{addr: addrOf(x)}
-	if recording() {
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
-	} else {
-		idlePair()
-	}
 	r := x.Load()
-	atomicPost(sv)
+	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+		atomicLoaded8(unsafe.Pointer(x), site)
+	}
 	return r
 }
 
@@ -658,14 +626,10 @@ func AtomicInt64Or(x *atomic.Int64, mask int64, site uint64) (old int64) {
 
 // AtomicUint32Load is (*atomic.Uint32).Load, ordered as an acquire.
 func AtomicUint32Load(x *atomic.Uint32, site uint64) uint32 {
-	sv := syncRef{addr: addrOf(x)}
-	if recording() {
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
-	} else {
-		idlePair()
-	}
 	r := x.Load()
-	atomicPost(sv)
+	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+		atomicLoaded4(unsafe.Pointer(x), site)
+	}
 	return r
 }
 
@@ -744,14 +708,10 @@ func AtomicUint32Or(x *atomic.Uint32, mask uint32, site uint64) (old uint32) {
 
 // AtomicUint64Load is (*atomic.Uint64).Load, ordered as an acquire.
 func AtomicUint64Load(x *atomic.Uint64, site uint64) uint64 {
-	sv := syncRef{addr: addrOf(x)}
-	if recording() {
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
-	} else {
-		idlePair()
-	}
 	r := x.Load()
-	atomicPost(sv)
+	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+		atomicLoaded8(unsafe.Pointer(x), site)
+	}
 	return r
 }
 
@@ -830,14 +790,10 @@ func AtomicUint64Or(x *atomic.Uint64, mask uint64, site uint64) (old uint64) {
 
 // AtomicUintptrLoad is (*atomic.Uintptr).Load, ordered as an acquire.
 func AtomicUintptrLoad(x *atomic.Uintptr, site uint64) uintptr {
-	sv := syncRef{addr: addrOf(x)}
-	if recording() {
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
-	} else {
-		idlePair()
-	}
 	r := x.Load()
-	atomicPost(sv)
+	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+		atomicLoaded8(unsafe.Pointer(x), site)
+	}
 	return r
 }
 
@@ -916,14 +872,10 @@ func AtomicUintptrOr(x *atomic.Uintptr, mask uintptr, site uint64) (old uintptr)
 
 // AtomicBoolLoad is (*atomic.Bool).Load, ordered as an acquire.
 func AtomicBoolLoad(x *atomic.Bool, site uint64) bool {
-	sv := syncRef{addr: addrOf(x)}
-	if recording() {
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
-	} else {
-		idlePair()
-	}
 	r := x.Load()
-	atomicPost(sv)
+	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+		atomicLoaded4(unsafe.Pointer(x), site)
+	}
 	return r
 }
 
@@ -963,14 +915,10 @@ func AtomicBoolCompareAndSwap(x *atomic.Bool, old, new bool, site uint64) (swapp
 
 // AtomicPointerLoad is (*atomic.Pointer).Load, ordered as an acquire.
 func AtomicPointerLoad[T any](x *atomic.Pointer[T], site uint64) *T {
-	sv := syncRef{addr: addrOf(x)}
-	if recording() {
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
-	} else {
-		idlePair()
-	}
 	r := x.Load()
-	atomicPost(sv)
+	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+		atomicLoaded8(unsafe.Pointer(x), site)
+	}
 	return r
 }
 

@@ -93,7 +93,7 @@ func syncer() *thread {
 // around the operation they wrap and, at rate 0 with the gate closed,
 // make no call at all; their recording halves (acquireAt and the like)
 // start with syncer, which decides again.
-func syncHot() bool { return syncGate.Load() != 0 || staticSync }
+func syncHot() bool { return staticSync || syncGate.Load() != 0 }
 
 // recording reports whether synchronization must be recorded: the gate
 // is open or the build is static. The two-part wrappers test it, and

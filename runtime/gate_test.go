@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	goruntime "runtime"
 	"sync"
 	"testing"
 	"time"
@@ -121,6 +122,20 @@ func TestGateOpensMidOperation(t *testing.T) {
 			ordered: true,
 		},
 		{
+			// The load that sees the store is made after the gate
+			// opened, in an inlined wrapper that tests the gate only
+			// after loading.
+			name: "atomic load",
+			block: func(e *edge) {
+				for AtomicLoadInt32(&e.n, 0) == 0 {
+					goruntime.Gosched()
+				}
+			},
+			blocked: letBlock,
+			release: func(e *edge) { AtomicStoreInt32(&e.n, 1, 0) },
+			ordered: true,
+		},
+		{
 			name:    "no edge",
 			block:   func(e *edge) { <-e.raw },
 			blocked: letBlock,
@@ -168,6 +183,7 @@ type edge struct {
 	mu   sync.Mutex
 	cond *sync.Cond
 	flag bool
+	n    int32
 	ch   chan int
 	wg   sync.WaitGroup
 	raw  chan struct{} // not seen by the detector

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"sync"
+	"sync/atomic"
 	"testing"
 	"unsafe"
 )
@@ -141,3 +142,31 @@ func benchClosedChan(b *testing.B, pace bool) {
 		}
 	})
 }
+
+// BenchmarkClosedAtomicLoad is an atomic load with the gate closed, as
+// at rate 0: the wrapper inlines, and costs a load and a branch more than
+// BenchmarkClosedAtomicLoadPlain, the load alone.
+func BenchmarkClosedAtomicLoad(b *testing.B) {
+	switchSampling(false)
+	b.Cleanup(func() { switchSampling(true) })
+	if gateOpen() {
+		b.Skip("gate open: history left by an earlier benchmark")
+	}
+	x := new(int64)
+	var sum int64
+	for b.Loop() {
+		sum += AtomicLoadInt64(x, 0)
+	}
+	benchSink = sum
+}
+
+func BenchmarkClosedAtomicLoadPlain(b *testing.B) {
+	x := new(int64)
+	var sum int64
+	for b.Loop() {
+		sum += atomic.LoadInt64(x)
+	}
+	benchSink = sum
+}
+
+var benchSink int64

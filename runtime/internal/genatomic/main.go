@@ -161,6 +161,14 @@ func writeFunc(b *bytes.Buffer, name, _ string, params, results, addr, call stri
 		fmt.Fprintf(b, "\tif syncHot() {\n\t\t%s\n\t}\n\t%s\n}\n\n", pre, call)
 		return
 	}
+	if size := loadSize(what); k == load && size != 0 {
+		// A load has nothing to do before it: the load, the test and
+		// one call after it, with two arguments, are within the
+		// inliner's budget.
+		p := strings.TrimSuffix(strings.TrimPrefix(addr, "addrOf("), ")")
+		fmt.Fprintf(b, "\tr := %s\n\tif staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget\n\t\tatomicLoaded%d(unsafe.Pointer(%s), site)\n\t}\n\treturn r\n}\n\n", call, size, p)
+		return
+	}
 	fmt.Fprintf(b, "\tsv := syncRef{addr: %s}\n", addr)
 	// A load or read-modify-write that finds the gate closed counts
 	// both its halves for the pacer at once (idlePair).
@@ -172,4 +180,16 @@ func writeFunc(b *bytes.Buffer, name, _ string, params, results, addr, call stri
 		fmt.Fprintf(b, "\t%s\n\tatomicPost(sv)\n", call)
 	}
 	b.WriteString("}\n\n")
+}
+
+// loadSize returns the size of the value a load of what reads, 4 or 8,
+// or 0 for atomic.Value, whose load is too large to inline anyway.
+func loadSize(what string) int {
+	switch {
+	case strings.Contains(what, "Value"):
+		return 0
+	case strings.Contains(what, "32"), strings.Contains(what, "Bool"):
+		return 4
+	}
+	return 8
 }
