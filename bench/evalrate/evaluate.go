@@ -269,14 +269,34 @@ func (t *trialRunner) run(bin string, r float64, n int, setRate bool, how string
 	return res
 }
 
+// mapCrash starts the message with which Go's runtime ends a program
+// whose map accesses overlap in time. The evaluation programs race on
+// maps on purpose, and on a busy machine the two accesses of such a race,
+// meant to be milliseconds apart, can overlap: the run says nothing about
+// the detector then, and is made again, up to mapRetries times.
+const (
+	mapCrash   = "fatal error: concurrent map"
+	mapRetries = 3
+)
+
 // trial runs bin once with RACEGEN_OPTIONS=opts and reads its reports.
 func (t *trialRunner) trial(bin, opts string) (verdict, error) {
-	cmd := exec.Command(bin)
-	cmd.Dir = t.dir
-	cmd.Env = append(os.Environ(), "RACEGEN_OPTIONS="+opts)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	err := cmd.Run()
+	var (
+		stderr bytes.Buffer
+		err    error
+	)
+	for try := 0; ; try++ {
+		cmd := exec.Command(bin)
+		cmd.Dir = t.dir
+		cmd.Env = append(os.Environ(), "RACEGEN_OPTIONS="+opts)
+		stderr.Reset()
+		cmd.Stderr = &stderr
+		err = cmd.Run()
+		if err == nil || try == mapRetries || !strings.Contains(stderr.String(), mapCrash) {
+			break
+		}
+		logf("%s: run again: Go's concurrent map check ended it (%v)", filepath.Base(bin), err)
+	}
 	var ee *exec.ExitError
 	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 66) {
 		return verdict{}, fmt.Errorf("%v\n%s", err, failureText(stderr.String(), 3, 5))
