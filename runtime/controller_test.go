@@ -66,32 +66,41 @@ func TestControllerMeasures(t *testing.T) {
 // TestControllerEnds checks when periods end: a measured one after
 // periodWork operations or its time limit, which a sampling period
 // stretches by the slowdown; one that is not measured after the time the
-// measured pace takes for periodWork operations, or periodTime.
+// measured pace takes for periodWork operations, or the limit. Until the
+// slowdown is known, the limit is maxSlow times periodTime for both kinds.
 func TestControllerEnds(t *testing.T) {
 	const pace = 4e6 // operations per second: periodWork in 500 µs
 	tests := []struct {
 		name         string
+		unpaced      bool // no sampling period measured yet
 		on, measured bool
 		work         uint64
 		elapsed      time.Duration
 		want         bool
 	}{
-		{"measured, short", false, true, periodWork - 1, time.Millisecond, false},
-		{"measured, enough work", false, true, periodWork, 100 * time.Microsecond, true},
-		{"measured, time up", false, true, 10, periodTime, true},
-		{"sampling, stretched", true, true, 10, periodTime, false},
-		{"sampling, stretched time up", true, true, 10, 3 * periodTime, true},
-		{"unmeasured, before the pace", false, false, 0, 400 * time.Microsecond, false},
-		{"unmeasured, at the pace", false, false, 0, 500 * time.Microsecond, true},
-		{"unmeasured, work not counted", false, false, 1 << 40, 100 * time.Microsecond, false},
+		{"measured, short", false, false, true, periodWork - 1, time.Millisecond, false},
+		{"measured, enough work", false, false, true, periodWork, 100 * time.Microsecond, true},
+		{"measured, time up", false, false, true, 10, periodTime, true},
+		{"sampling, stretched", false, true, true, 10, periodTime, false},
+		{"sampling, stretched time up", false, true, true, 10, 3 * periodTime, true},
+		{"unmeasured, before the pace", false, false, false, 0, 400 * time.Microsecond, false},
+		{"unmeasured, at the pace", false, false, false, 0, 500 * time.Microsecond, true},
+		{"unmeasured, work not counted", false, false, false, 1 << 40, 100 * time.Microsecond, false},
+		{"unpaced sampling, past periodTime", true, true, true, 10, 10 * periodTime, false},
+		{"unpaced sampling, enough work", true, true, true, periodWork, time.Millisecond, true},
+		{"unpaced sampling, at the cap", true, true, true, 10, maxSlow * periodTime, true},
+		{"unpaced quiet, past periodTime", true, false, true, 10, 10 * periodTime, false},
 	}
 	for _, tt := range tests {
-		c := &controller{rateOff: pace, slow: 3, on: tt.on, measured: tt.measured}
+		c := &controller{rateOff: pace, rateOn: pace / 3, slow: 3, on: tt.on, measured: tt.measured}
+		if tt.unpaced {
+			c.rateOn = 0
+		}
 		if got := c.ended(tt.work, tt.elapsed); got != tt.want {
 			t.Errorf("%s: ended(%d, %v) = %v, want %v", tt.name, tt.work, tt.elapsed, got, tt.want)
 		}
 	}
-	slowPace := &controller{rateOff: 1e3, slow: 1}
+	slowPace := &controller{rateOff: 1e3, rateOn: 1e2, slow: 10}
 	if !slowPace.ended(0, periodTime) {
 		t.Errorf("unmeasured period at a slow pace did not end after periodTime")
 	}

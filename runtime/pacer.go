@@ -60,6 +60,7 @@ const (
 	periodTime   = 2 * time.Millisecond
 	pacerTick    = 200 * time.Microsecond
 	measureEvery = 8
+	maxSlow      = 100 // the largest slowdown the estimate may give
 )
 
 // syncOps counts synchronization operations, striped to keep goroutines
@@ -188,15 +189,26 @@ func (c *controller) begin() {
 
 // ended reports whether the period has ended after work counted
 // operations and elapsed time.
+//
+// A period ends after periodWork operations, or at a time limit for
+// programs that rarely synchronize, which a sampling period stretches by
+// the measured slowdown. Until the slowdown is known, the limit is the
+// largest slowdown allowed for: a sampling period cut at periodTime would
+// cover a fraction of the work a period without sampling covers, and
+// every race of a program too short for the estimate, a test binary say,
+// would be found less often than the rate (3% at rate 0.1, for 100 tests
+// whose races are each between the test and a goroutine it starts).
 func (c *controller) ended(work uint64, elapsed time.Duration) bool {
-	if !c.measured {
-		// periodWork operations at the measured pace, and never longer
-		// than a measured period could last.
-		return elapsed.Seconds()*c.rateOff >= periodWork || elapsed >= periodTime
-	}
 	limit := periodTime
-	if c.on {
+	switch {
+	case c.rateOn == 0 || c.rateOff == 0:
+		limit = maxSlow * periodTime
+	case c.on:
 		limit = time.Duration(float64(periodTime) * c.slow)
+	}
+	if !c.measured {
+		// periodWork operations at the measured pace.
+		return elapsed.Seconds()*c.rateOff >= periodWork || elapsed >= limit
 	}
 	return work >= periodWork || elapsed >= limit
 }
@@ -213,7 +225,7 @@ func (c *controller) finish(work uint64, elapsed time.Duration) bool {
 			c.rateOff = smooth(c.rateOff, opsPerSec)
 		}
 		if c.rateOn > 0 && c.rateOff > 0 {
-			c.slow = min(max(c.rateOff/c.rateOn, 1), 100)
+			c.slow = min(max(c.rateOff/c.rateOn, 1), maxSlow)
 		}
 	}
 	return c.quiet.end(c.on)
