@@ -88,7 +88,7 @@ func TestWilsonAndBand(t *testing.T) {
 	if !inBand(0.015, 0.01) || inBand(0.004, 0.01) || inBand(0.021, 0.01) {
 		t.Error("inBand wrong")
 	}
-	if autoTrials(0.01) != 2500 || autoTrials(0.25) != 300 {
+	if autoTrials(0.01) != 10000 || autoTrials(0.25) != 400 {
 		t.Errorf("autoTrials = %d, %d", autoTrials(0.01), autoTrials(0.25))
 	}
 }

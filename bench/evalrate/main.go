@@ -20,8 +20,8 @@
 // Flags:
 //
 //	-rates list     sampling rates, comma-separated (default 0.01,0.03,0.1,0.25)
-//	-trials n       trials per rate (default: enough to expect about 25
-//	                detections per race, at least 300)
+//	-trials n       trials per rate (default: enough to expect about 100
+//	                detections per race, at least 400)
 //	-full n         trials at rate 1 (default 200)
 //	-parallel n     trials run at once (default 2)
 //	-racegen path   racegen command (default: built from this repository)
