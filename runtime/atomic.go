@@ -20,8 +20,9 @@ const (
 // addr, when syncHot: it records the operation as an atomic access and,
 // for stores and read-modify-writes, releases. The generated wrappers
 // test syncHot themselves, so that while the gate is closed an atomic
-// operation makes no call into the detector before it, and for loads and
-// read-modify-writes only the inlined test of atomicPost after it.
+// operation makes no call into the detector before it, and for
+// read-modify-writes only the inlined test of atomicPost after it. Loads
+// other than atomic.Value's use atomicLoaded instead.
 //
 //go:noinline
 func atomicPre(addr, size uintptr, kind int, site uint64) syncRef {
@@ -42,14 +43,9 @@ func atomicPre(addr, size uintptr, kind int, site uint64) syncRef {
 	return syncRef{addr, sv}
 }
 
-// atomicLoaded is called after an atomic load of the size bytes at addr,
-// when syncHot: it records the load as an atomic access and acquires.
-// Nothing is needed before a load, and the gate is tested after it, so
-// an acquire made while the gate is open is recorded even if the gate
-// opened during the load (see syncRef.object). The wrapper is the load,
-// that test and a call of atomicLoaded4 or atomicLoaded8, whose two
-// arguments keep it within the inliner's budget: it inlines into the
-// caller.
+// atomicLoaded4 and atomicLoaded8 are atomicLoaded for loads of 4 and 8
+// bytes. Two arguments keep the generated load wrappers within the
+// inliner's budget, where atomicLoaded's three would not.
 //
 //go:noinline
 func atomicLoaded4(p unsafe.Pointer, site uint64) { atomicLoaded(uintptr(p), 4, site) }
@@ -57,6 +53,12 @@ func atomicLoaded4(p unsafe.Pointer, site uint64) { atomicLoaded(uintptr(p), 4, 
 //go:noinline
 func atomicLoaded8(p unsafe.Pointer, site uint64) { atomicLoaded(uintptr(p), 8, site) }
 
+// atomicLoaded is called after an atomic load of the size bytes at addr,
+// when syncHot: it records the load as an atomic access and acquires.
+// Nothing is needed before a load, and the gate is tested after it, so
+// an acquire made while the gate is open is recorded even if the gate
+// opened during the load (see syncRef.object). The wrapper is the load,
+// that test and the call, and it inlines into the caller.
 func atomicLoaded(addr, size uintptr, site uint64) {
 	if staticSync {
 		current().onSync()

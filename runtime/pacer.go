@@ -196,7 +196,7 @@ func (c *controller) begin() {
 // largest slowdown allowed for: a sampling period cut at periodTime would
 // cover a fraction of the work a period without sampling covers, and
 // every race of a program too short for the estimate, a test binary say,
-// would be found less often than the rate (3% at rate 0.1, for 100 tests
+// would be found less often than the rate (2% at rate 0.1, for 100 tests
 // whose races are each between the test and a goroutine it starts).
 func (c *controller) ended(work uint64, elapsed time.Duration) bool {
 	limit := periodTime
