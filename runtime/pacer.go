@@ -30,9 +30,6 @@ var sampling atomic.Uint32
 // has not yet seen the current one advances its clock first.
 var samplingPeriod atomic.Uint32
 
-// rate is the sampling rate in force.
-var rate float64
-
 // The controller measures the program's work in synchronization
 // operations, as Pacer does: unlike time or allocation, their number does
 // not depend on whether the detector is sampling. A period lasts until
@@ -122,7 +119,6 @@ func totalSyncOps() uint64 {
 // startSampling sets the sampling state for rate r. Rates 0 and 1 need no
 // controller.
 func startSampling(r float64) {
-	rate = r
 	boundedHistory = r > 0 && r < 1
 	switch {
 	case r >= 1:

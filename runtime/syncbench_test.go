@@ -82,6 +82,18 @@ func BenchmarkIdleAtomic(b *testing.B) {
 	})
 }
 
+// closeGateBench ends sampling for the benchmark, whose cleanup restores
+// full detection, and skips it if history left by an earlier benchmark
+// keeps the gate open.
+func closeGateBench(b *testing.B) {
+	b.Helper()
+	switchSampling(false)
+	b.Cleanup(func() { switchSampling(true) })
+	if gateOpen() {
+		b.Skip("gate open: history left by an earlier benchmark")
+	}
+}
+
 // BenchmarkIdleGo is a go statement with the gate open outside sampling.
 func BenchmarkIdleGo(b *testing.B) {
 	openIdle(b, 1500)
@@ -99,11 +111,7 @@ func BenchmarkIdleGo(b *testing.B) {
 
 // BenchmarkClosedGo is a go statement with the gate closed, as at rate 0.
 func BenchmarkClosedGo(b *testing.B) {
-	switchSampling(false)
-	b.Cleanup(func() { switchSampling(true) })
-	if gateOpen() {
-		b.Skip("gate open: history left by an earlier benchmark")
-	}
+	closeGateBench(b)
 	b.ReportAllocs()
 	done := make(chan struct{})
 	for range b.N {
@@ -120,16 +128,13 @@ func BenchmarkClosedGo(b *testing.B) {
 // BenchmarkPacingClosedChan is a channel send and receive while the gate
 // is closed in a period the pacer measures: the operations are only
 // counted. BenchmarkClosedChan is the same where they are not counted:
-// at rate 0, or in a period the pacer does not measure. Each goroutine has a channel of its own.
+// at rate 0, or in a period the pacer does not measure. Each goroutine
+// has a channel of its own.
 func BenchmarkPacingClosedChan(b *testing.B) { benchClosedChan(b, true) }
 func BenchmarkClosedChan(b *testing.B)       { benchClosedChan(b, false) }
 
 func benchClosedChan(b *testing.B, pace bool) {
-	switchSampling(false)
-	b.Cleanup(func() { switchSampling(true) })
-	if gateOpen() {
-		b.Skip("gate open: history left by an earlier benchmark")
-	}
+	closeGateBench(b)
 	was := counting()
 	setCounting(pace)
 	b.Cleanup(func() { setCounting(was) })
@@ -147,11 +152,7 @@ func benchClosedChan(b *testing.B, pace bool) {
 // at rate 0: the wrapper inlines, and costs a load and a branch more than
 // BenchmarkClosedAtomicLoadPlain, the load alone.
 func BenchmarkClosedAtomicLoad(b *testing.B) {
-	switchSampling(false)
-	b.Cleanup(func() { switchSampling(true) })
-	if gateOpen() {
-		b.Skip("gate open: history left by an earlier benchmark")
-	}
+	closeGateBench(b)
 	x := new(int64)
 	var sum int64
 	for b.Loop() {

@@ -156,7 +156,8 @@ func writeFunc(b *bytes.Buffer, name, _ string, params, results, addr, call stri
 	b.WriteString(" {\n")
 	// syncHot is tested here, inlined, so that while the gate is closed
 	// the wrapper makes no call into the detector before the operation.
-	pre := fmt.Sprintf("atomicPre(%s, unsafe.Sizeof(*%s), %d, site)", addr, strings.TrimSuffix(strings.TrimPrefix(addr, "addrOf("), ")"), k)
+	p := strings.TrimSuffix(strings.TrimPrefix(addr, "addrOf("), ")") // the pointer operand
+	pre := fmt.Sprintf("atomicPre(%s, unsafe.Sizeof(*%s), %d, site)", addr, p, k)
 	if k == store {
 		fmt.Fprintf(b, "\tif syncHot() {\n\t\t%s\n\t}\n\t%s\n}\n\n", pre, call)
 		return
@@ -165,7 +166,6 @@ func writeFunc(b *bytes.Buffer, name, _ string, params, results, addr, call stri
 		// A load has nothing to do before it: the load, the test and
 		// one call after it, with two arguments, are within the
 		// inliner's budget.
-		p := strings.TrimSuffix(strings.TrimPrefix(addr, "addrOf("), ")")
 		fmt.Fprintf(b, "\tr := %s\n\tif staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget\n\t\tatomicLoaded%d(unsafe.Pointer(%s), site)\n\t}\n\treturn r\n}\n\n", call, size, p)
 		return
 	}
