@@ -26,8 +26,7 @@ import (
 // range access take it once per line; locks chosen per granule (the
 // first design) spread every goroutine's accesses over all the lock
 // lines, and one lock per page (the second) made goroutines that work on
-// neighbouring small objects wait for each other. Locks stored in the
-// page, one per line, did not measurably beat the hashed ones on msort.
+// neighbouring small objects wait for each other.
 const (
 	addrBits   = 48
 	regionBits = 26
@@ -42,17 +41,16 @@ const (
 	lineLockCount = 1 << lineLockBits
 )
 
-// lineLocks guard the cells of the 64-byte lines that hash to them, one
-// to a cache line.
+// lineLocks guard the cells of the 64-byte lines that hash to them.
 var lineLocks [lineLockCount]struct {
-	spinLock
-	_ [64 - unsafe.Sizeof(spinLock{})]byte
+	sync.Mutex
+	_ [64 - unsafe.Sizeof(sync.Mutex{})]byte
 }
 
 // lineLock returns the lock of the line holding address a.
-func lineLock(a uintptr) *spinLock {
+func lineLock(a uintptr) *sync.Mutex {
 	h := uint64(a>>lineShift) * 0x9e3779b97f4a7c15
-	return &lineLocks[h>>(64-lineLockBits)].spinLock
+	return &lineLocks[h>>(64-lineLockBits)].Mutex
 }
 
 type region [regionLen]atomic.Pointer[page]
