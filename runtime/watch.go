@@ -247,8 +247,17 @@ func claimSlot(lo, hi uintptr, now int64) int {
 }
 
 // freeWatch disarms slot i if it still holds r. It reports whether it did.
+//
+// A caller whose r is stale (the reaper or a hit that loaded the record
+// before someone else freed it) returns without touching the slot's busy
+// flag: taking it, even briefly, made a concurrent claimSlot pass over a
+// free slot and drop its sample, which a preemption between the two
+// stores of a stale free stretched to milliseconds.
 func freeWatch(i int, r *watchRec) bool {
 	s := &watchSlots[i]
+	if s.rec.Load() != r {
+		return false
+	}
 	for !s.busy.CompareAndSwap(false, true) {
 		time.Sleep(time.Microsecond) // arming or freeing takes microseconds
 	}

@@ -338,6 +338,47 @@ func TestWatchSlotsFull(t *testing.T) {
 	}
 }
 
+// TestWatchStaleFree: freeing a record that no longer holds its slot (the
+// reaper or a hit that loaded it before another goroutine freed it) leaves
+// the slot alone. It once took the slot's busy flag to find that out, and a
+// sample claiming the slot meanwhile passed over it and was dropped:
+// TestWatchSlotsFull then armed 3 of its 4 watchpoints.
+func TestWatchStaleFree(t *testing.T) {
+	useEngine(t, &engine{soft: true}, time.Hour)
+	access64(newWord(), false, true)
+	i, stale := -1, (*watchRec)(nil)
+	for j := range watchSlots {
+		if r := watchSlots[j].rec.Load(); r != nil {
+			i, stale = j, r
+		}
+	}
+	if stale == nil {
+		t.Fatal("sampled read armed no watchpoint")
+	}
+	if !freeWatch(i, stale) {
+		t.Fatal("freeWatch did not free the current record")
+	}
+	// The slot is being armed again: its busy flag is held.
+	s := &watchSlots[i]
+	if !s.busy.CompareAndSwap(false, true) {
+		t.Fatal("slot busy after its record was freed")
+	}
+	done := make(chan bool)
+	go func() { done <- freeWatch(i, stale) }()
+	select {
+	case freed := <-done:
+		if freed {
+			t.Error("stale freeWatch reported freeing the slot")
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("stale freeWatch waited for the busy slot")
+	}
+	if !s.busy.Load() {
+		t.Error("stale freeWatch released a busy flag it did not hold")
+	}
+	s.busy.Store(false)
+}
+
 // TestCollide: in a collide build the sampled access waits, and a
 // conflicting access made during the wait is reported and ends it.
 func TestCollide(t *testing.T) {
