@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: all build test vet fmt bench bench-runtime eval-rate eval-corpus
+.PHONY: all build test vet fmt bench bench-ops bench-runtime eval-rate eval-corpus
 
 all: build test
 
@@ -28,6 +28,15 @@ bench:
 # bench-runtime runs the runtime's micro-benchmarks.
 bench-runtime:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./runtime
+
+# bench-ops runs bench/ops, single operations (an access, a mutex, a
+# channel, a go statement), uninstrumented, under go test -race and under
+# racegen at rate 1, one after the other: the per-operation view of what
+# make bench measures for whole programs. Takes about a minute.
+bench-ops:
+	$(GO) test -run '^$$' -bench . -count 3 ./bench/ops
+	$(GO) test -race -run '^$$' -bench . -count 3 ./bench/ops
+	$(GO) run ./cmd/racegen -rate=1 test -run '^$$' -bench . -count 3 ./bench/ops
 
 # eval-rate is the proportionality harness: the races of testdata/evalrace,
 # many trials per sampling rate in dynamic mode, then the three modes side

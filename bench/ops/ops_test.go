@@ -1,0 +1,59 @@
+package ops
+
+import (
+	"sync"
+	"testing"
+)
+
+// word and words are globals so that every access is to shared memory,
+// which both detectors instrument.
+var (
+	word  uint64
+	words = make([]uint64, 1<<20) // 8 MiB, more than the caches hold
+)
+
+// BenchmarkSameWord increments one word: after the first iteration each
+// access repeats one made in the same epoch.
+func BenchmarkSameWord(b *testing.B) {
+	for b.Loop() {
+		word++
+	}
+}
+
+// BenchmarkSweep increments the words of an 8 MiB slice in turn, so that
+// each access finds history a million accesses old, out of the caches.
+func BenchmarkSweep(b *testing.B) {
+	i := 0
+	for b.Loop() {
+		words[i&(len(words)-1)]++
+		i++
+	}
+}
+
+// BenchmarkLockUnlock locks and unlocks an uncontended mutex.
+func BenchmarkLockUnlock(b *testing.B) {
+	var mu sync.Mutex
+	for b.Loop() {
+		mu.Lock()
+		mu.Unlock()
+	}
+}
+
+// BenchmarkChanSendRecv sends on a buffered channel and receives.
+func BenchmarkChanSendRecv(b *testing.B) {
+	c := make(chan int, 1)
+	for b.Loop() {
+		c <- 1
+		<-c
+	}
+}
+
+// BenchmarkGo starts a goroutine and waits for it.
+func BenchmarkGo(b *testing.B) {
+	var wg sync.WaitGroup
+	for b.Loop() {
+		wg.Add(1)
+		go wg.Done()
+	}
+	wg.Wait()
+}
