@@ -71,3 +71,43 @@ func TestBoundedHistory(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepKeepsRecentCells checks which expired cells a sweep deletes:
+// at rate 1 those not accessed since the cycle before the latest, so that
+// memory in use keeps its cells from one collection to the next, and
+// below rate 1 every expired one. A kept cell's history is still dropped
+// at its next access.
+func TestSweepKeepsRecentCells(t *testing.T) {
+	for _, bounded := range []bool{false, true} {
+		t.Run(fmt.Sprintf("bounded=%v", bounded), func(t *testing.T) {
+			was := boundedHistory
+			boundedHistory = bounded
+			defer func() { boundedHistory = was }()
+			p := new(uint64)
+			keep = append(keep, p)
+			a := uintptr(unsafe.Pointer(p))
+			inGoroutine(func() { Write(a, 8, newSite()) })
+			cellOf := func() *cell {
+				if pg := shadow.peek(a); pg != nil {
+					return pg.loadSlot(a)
+				}
+				return nil
+			}
+			c := cellOf()
+			if c == nil {
+				t.Fatal("write made no cell")
+			}
+			shadow.sweep(c.gen + 1)
+			if kept := cellOf() != nil; kept == bounded {
+				t.Fatalf("sweep one cycle later kept the cell = %v, want %v", kept, !bounded)
+			}
+			if bounded {
+				return
+			}
+			shadow.sweep(c.gen + 2)
+			if cellOf() != nil {
+				t.Fatal("sweep two cycles later kept the cell")
+			}
+		})
+	}
+}
