@@ -149,22 +149,8 @@ func (s *shadowTable) pages() []*page {
 // sweep deletes the histories that can no longer produce a report, or
 // are not to (cell.expired): those begun before the latest completed GC
 // cycle, of granules whose object it may have freed.
-//
-// At rate 1 (unbounded history) it leaves, for one more cycle, the cells
-// whose history began in the cycle before the latest: an access finds
-// such a cell expired and starts its history afresh in place. A program
-// that goes on using the same memory, as most do, then keeps its cells
-// instead of having every one deleted at each collection and allocated
-// again at its next access; that churn was a fifth of its cells' garbage
-// and brought the next collection closer (BenchmarkSweep in bench/ops:
-// 9-11 collections and 210-260 ns per access before, 6 and 173-199 ns
-// after). The cost is memory: the cells of the last two cycles' accesses
-// instead of the last one's. Below rate 1 the cells are few, and their
-// deletion is what closes the gate, so they go at once.
 func (s *shadowTable) sweep(gen uint32) {
-	s.removeIf(func(c *cell) bool {
-		return c.expired(gen) && (boundedHistory || c.gen+1 < gen)
-	})
+	s.removeIf(func(c *cell) bool { return c.expired(gen) })
 }
 
 // removeIf deletes every cell for which drop reports true.
