@@ -122,7 +122,7 @@ func runCoverexec(cfg *config, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	tool, targs := args[1], args[2:]
-	name := strings.TrimSuffix(filepath.Base(tool), ".exe")
+	name := toolName(tool)
 	var err error
 	switch {
 	case name == "cover" && len(targs) == 1 && targs[0] == "-V=full":

@@ -33,7 +33,7 @@ func runToolexec(cfg *config, args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	tool, targs := args[0], args[1:]
-	name := strings.TrimSuffix(filepath.Base(tool), ".exe")
+	name := toolName(tool)
 	var err error
 	switch {
 	case (name == "compile" || name == "link") && len(targs) == 1 && targs[0] == "-V=full":
@@ -55,6 +55,13 @@ func runToolexec(cfg *config, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "racegen: %v\n", err)
 		return 1
 	}
+}
+
+// toolName returns the name of the go command's tool at path, "compile"
+// for .../compile or .../compile.exe, by which the -toolexec wrappers
+// choose what to do with its invocation.
+func toolName(path string) string {
+	return strings.TrimSuffix(filepath.Base(path), ".exe")
 }
 
 // runTool runs a tool with racegen's standard streams.

@@ -311,3 +311,16 @@ func TestToolexecArgs(t *testing.T) {
 		}
 	}
 }
+
+func TestToolName(t *testing.T) {
+	for _, tt := range []struct{ path, want string }{
+		{"/usr/local/go/pkg/tool/linux_amd64/compile", "compile"},
+		{filepath.Join("pkg", "tool", "windows_amd64", "link.exe"), "link"},
+		{"cover", "cover"},
+		{"/opt/tools/compile.exe.bak", "compile.exe.bak"},
+	} {
+		if got := toolName(tt.path); got != tt.want {
+			t.Errorf("toolName(%q) = %q, want %q", tt.path, got, tt.want)
+		}
+	}
+}
