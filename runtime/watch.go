@@ -250,9 +250,9 @@ func claimSlot(lo, hi uintptr, now int64) int {
 //
 // A caller whose r is stale (the reaper or a hit that loaded the record
 // before someone else freed it) returns without touching the slot's busy
-// flag: taking it, even briefly, made a concurrent claimSlot pass over a
-// free slot and drop its sample, which a preemption between the two
-// stores of a stale free stretched to milliseconds.
+// flag: taking it, even briefly, would make a concurrent claimSlot pass
+// over a free slot and drop its sample, and a preemption between the two
+// stores of a stale free can stretch that to milliseconds.
 func freeWatch(i int, r *watchRec) bool {
 	s := &watchSlots[i]
 	if s.rec.Load() != r {

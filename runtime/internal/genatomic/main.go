@@ -184,6 +184,8 @@ func writeFunc(b *bytes.Buffer, name, _ string, params, results, addr, call stri
 
 // loadSize returns the size of the value a load of what reads, 4 or 8,
 // or 0 for atomic.Value, whose load is too large to inline anyway.
+// Pointers and uintptrs count as 8: the runtime builds for 64-bit
+// platforms only (its hash constants and addrBits assume it).
 func loadSize(what string) int {
 	switch {
 	case strings.Contains(what, "Value"):
