@@ -147,6 +147,9 @@ func (fr *fileRewriter) call(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 	if name := atomicFunc(fr.calleeObj(a.Fun)); name != "" {
 		return fr.atomicCall(x, a, name)
 	}
+	if n := fr.raceCall(x, a); n != nil {
+		return n
+	}
 	if n := fr.syncCall(x, a); n != nil {
 		return n
 	}
@@ -180,7 +183,6 @@ func (fr *fileRewriter) conversion(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 		return x
 	}
 	x.Args[0] = fr.rvalue(x.Args[0])
-	fr.ioConversion(x, a)
 	to, from := under(fr.typeOf(a)), under(fr.typeOf(a.Args[0]))
 	if b, ok := to.(*types.Basic); ok && b.Info()&types.IsString != 0 {
 		if s, ok := from.(*types.Slice); ok && !fr.zeroSize(s.Elem()) && !hasTypeParam(fr.typeOf(a.Args[0])) {

@@ -57,15 +57,6 @@ type Config struct {
 	// check against the armed software watchpoints (CR, CW). Without it
 	// they get no code at all, as hardware watchpoints need none.
 	Checks bool
-
-	// Module is the main module's path. Packages under it are
-	// instrumented; packages outside it and outside the standard library
-	// are not, and calls into them (and function literals passed to
-	// them) are treated as synchronizing through one global object, as
-	// I/O calls are: this can hide races but never invent one. Empty
-	// means every package outside the standard library is considered
-	// instrumented.
-	Module string
 }
 
 // static reports whether c samples sites at build time.
@@ -167,7 +158,6 @@ type pkgRewriter struct {
 type fileRewriter struct {
 	*pkgRewriter
 	name   string
-	test   bool // a _test.go file
 	dec    *decorator.Decorator
 	file   *dst.File
 	names  map[string]bool // identifiers used in the file, to avoid when inventing names
@@ -197,12 +187,12 @@ func (p *pkgRewriter) rewriteFile(f *ast.File) (*fileRewriter, error) {
 	fr := &fileRewriter{
 		pkgRewriter: p,
 		name:        name,
-		test:        len(name) > 8 && name[len(name)-8:] == "_test.go",
 		dec:         dec,
 		file:        df,
 		names:       fileNames(f),
 	}
 	fr.rtName = fr.freshName("racegenrt")
+	fr.raceEnabled()
 	fr.rewriteDecls()
 	return fr, nil
 }

@@ -26,6 +26,7 @@ var stdPackages = []string{
 	"crypto/tls", "crypto/x509", "database/sql", "container/heap", "container/list",
 	"sort", "slices", "maps", "math/big", "log/slog", "flag", "expvar", "context",
 	"net/rpc", "testing/fstest", "debug/elf", "index/suffixarray", "path/filepath",
+	"syscall", "iter", "testing", "reflect", "os", "time",
 }
 
 // TestStd rewrites standard packages and type-checks the output against
@@ -147,3 +148,53 @@ func typeCheck(p *packages.Package, rt *packages.Package, res *Result) error {
 type importerFunc func(path string) (*types.Package, error)
 
 func (f importerFunc) Import(path string) (*types.Package, error) { return f(path) }
+
+// TestRaceAnnotations rewrites the standard packages that annotate their
+// synchronization for go build -race (see annotations.go) and checks that
+// every use of internal/race became a hook with the same meaning.
+func TestRaceAnnotations(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads standard packages")
+	}
+	want := map[string][]string{
+		"syscall": {"racegenrt.Acquire(uintptr(", "racegenrt.ReleaseMerge(uintptr(", "racegenrt.WriteRange(uintptr(", "racegenrt.ReadRange(uintptr("},
+		"iter":    {"racegenrt.Acquire(uintptr(", "racegenrt.Release(uintptr(", "racegenrt.Write(uintptr("},
+		"testing": {"racegenrt.Races()"},
+		"reflect": {"racegenrt.Read(uintptr("},
+	}
+	var patterns []string
+	for p := range want {
+		patterns = append(patterns, p)
+	}
+	pkgs, err := packages.Load(&packages.Config{Mode: loadMode}, patterns...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pkgs {
+		res, err := Package(p.Fset, p.Syntax, p.Types, p.TypesInfo, nil)
+		if err != nil {
+			t.Errorf("%s: %v", p.PkgPath, err)
+			continue
+		}
+		var all strings.Builder
+		for name, src := range res.Files {
+			all.Write(src)
+			// Nothing uses internal/race any more: the rewriter
+			// blanks the imports it left unused.
+			f, err := parser.ParseFile(token.NewFileSet(), name, src, parser.ImportsOnly)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			for _, imp := range f.Imports {
+				if imp.Path.Value == `"internal/race"` && (imp.Name == nil || imp.Name.Name != "_") {
+					t.Errorf("%s: the rewritten file still uses internal/race", name)
+				}
+			}
+		}
+		for _, w := range want[p.PkgPath] {
+			if !strings.Contains(all.String(), w) {
+				t.Errorf("%s: rewritten code lacks %s", p.PkgPath, w)
+			}
+		}
+	}
+}

@@ -4,9 +4,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/dave/dst"
 )
@@ -31,13 +28,13 @@ func (fr *fileRewriter) rewriteDecls() {
 }
 
 func (fr *fileRewriter) funcDecl(d *dst.FuncDecl) {
-	if d.Body == nil {
+	if d.Body == nil || fr.noHooks(d) {
 		return
 	}
 	fr.fn = d
 	fr.main = d.Recv == nil && d.Name.Name == "main" && fr.pkg.Name() == "main" && d.Type.TypeParams == nil
 	fr.blockStmt(d.Body)
-	if fr.isServeHTTP(d) {
+	if isExported(d) {
 		fr.ioCallback(d.Body, d)
 	}
 	if fr.main {
@@ -47,9 +44,6 @@ func (fr *fileRewriter) funcDecl(d *dst.FuncDecl) {
 		}
 	}
 	fr.main = false
-	if fr.test && d.Recv == nil {
-		fr.testCheck(d)
-	}
 	fr.fn = nil
 }
 
@@ -58,58 +52,6 @@ func isReturn(s dst.Stmt) bool {
 	return ok
 }
 
-// testCheck makes a test, benchmark or fuzz target fail if a race is
-// reported while it runs:
-//
-//	defer racegenrt.TestCheck(t, racegenrt.Races())
-func (fr *fileRewriter) testCheck(d *dst.FuncDecl) {
-	var want string
-	for _, p := range []struct{ prefix, typ string }{{"Test", "T"}, {"Benchmark", "B"}, {"Fuzz", "F"}} {
-		if hasTestPrefix(d.Name.Name, p.prefix) {
-			want = p.typ
-		}
-	}
-	if want == "" || d.Type.TypeParams != nil || d.Type.Results != nil && len(d.Type.Results.List) > 0 {
-		return
-	}
-	params := d.Type.Params.List
-	if len(params) != 1 || len(params[0].Names) > 1 {
-		return
-	}
-	fa, ok := fr.dec.Ast.Nodes[params[0].Type].(ast.Expr)
-	if !ok {
-		return
-	}
-	ptr, ok := fr.typeOf(fa).(*types.Pointer)
-	if !ok {
-		return
-	}
-	named, ok := ptr.Elem().(*types.Named)
-	if !ok || named.Obj().Pkg() == nil || named.Obj().Pkg().Path() != "testing" || named.Obj().Name() != want {
-		return
-	}
-	if len(params[0].Names) == 0 {
-		params[0].Names = []*dst.Ident{ident(fr.freshName("racegen_t"))}
-	} else if params[0].Names[0].Name == "_" {
-		params[0].Names[0].Name = fr.freshName("racegen_t")
-	}
-	t := params[0].Names[0].Name
-	check := &dst.DeferStmt{Call: fr.rtCall("TestCheck", ident(t), fr.rtCall("Races"))}
-	d.Body.List = append([]dst.Stmt{fr.from(check, d)}, d.Body.List...)
-}
-
-// hasTestPrefix reports whether name is prefix followed by nothing or by
-// a character that is not a lower-case letter, as go test requires.
-func hasTestPrefix(name, prefix string) bool {
-	if !strings.HasPrefix(name, prefix) {
-		return false
-	}
-	if len(name) == len(prefix) {
-		return true
-	}
-	r, _ := utf8.DecodeRuneInString(name[len(prefix):])
-	return !unicode.IsLower(r)
-}
 
 // from records that the rewriter made n for the original node o, so that
 // n carries o's position in the output.

@@ -8,41 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
-	"slices"
 	"strings"
-
-	"golang.org/x/tools/go/packages"
 )
-
-// buildKey hashes everything an instrumented build depends on: racegen
-// itself, its configuration, the Go release and target, build tags, the
-// main module's go.mod and go.sum (which pin every dependency), and the
-// files of the packages to instrument. Equal keys mean the output
-// directory can be reused as it is.
-func buildKey(cfg *config, g goArgs, pkgs []*packages.Package, mod *packages.Module) (string, error) {
-	h := sha256.New()
-	self, err := selfHash()
-	if err != nil {
-		return "", err
-	}
-	fmt.Fprintf(h, "racegen %s\nmode %s rate %v seed %d watch %v %s\ngo %s %s/%s\ntags %q\n",
-		self, cfg.mode, cfg.rate, cfg.seed, cfg.watch, cfg.watchpoints, runtime.Version(), goEnv("GOOS"), goEnv("GOARCH"), g.tags)
-	files := []string{mod.GoMod, strings.TrimSuffix(mod.GoMod, ".mod") + ".sum"}
-	for _, p := range pkgs {
-		fmt.Fprintf(h, "package %s\n", p.ID)
-		files = append(files, p.CompiledGoFiles...)
-		files = append(files, p.OtherFiles...)
-		files = append(files, p.EmbedFiles...)
-	}
-	slices.Sort(files)
-	for _, name := range slices.Compact(files) {
-		if err := hashFile(h, name); err != nil {
-			return "", err
-		}
-	}
-	return hex.EncodeToString(h.Sum(nil))[:32], nil
-}
 
 func hashFile(h io.Writer, name string) error {
 	fmt.Fprintf(h, "file %s\n", name)
@@ -93,20 +60,6 @@ func outRoot(cfg *config) (string, error) {
 		return "", fmt.Errorf("creating output directory: %w", err)
 	}
 	return dir, nil
-}
-
-// checkWorkspace refuses go.work workspaces, where -modfile does not apply.
-func checkWorkspace(dir string) error {
-	cmd := exec.Command("go", "env", "GOWORK")
-	cmd.Dir = dir
-	out, err := cmd.Output()
-	if err != nil {
-		return fmt.Errorf("go env GOWORK: %w", err)
-	}
-	if w := strings.TrimSpace(string(out)); w != "" && w != "off" {
-		return fmt.Errorf("workspace mode (%s) is not supported; run with GOWORK=off", w)
-	}
-	return nil
 }
 
 // checkExperiments refuses GOEXPERIMENT=runtimefreegc, under which the

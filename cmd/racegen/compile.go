@@ -2,34 +2,34 @@ package main
 
 import (
 	"fmt"
+	"go/ast"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/racegen/racegen/instrument"
-	"golang.org/x/mod/modfile"
 )
 
 // toolexecCompile runs a compile command of the go command, on rewritten
-// files if racegen instruments the package (see compilePolicy). The
-// rewritten files and the importcfg that adds the detector runtime go to
-// a temporary directory next to the compile's importcfg, in the go
+// files if the package is instrumented (see policy.go). The rewritten
+// files and the importcfg that adds the detector runtime go to a
+// temporary directory next to the compile's importcfg, in the go
 // command's work directory.
 func toolexecCompile(cfg *config, tool string, args []string, stdout, stderr io.Writer) error {
-	first := len(args)
-	for first > 0 && strings.HasSuffix(args[first-1], ".go") && !strings.HasPrefix(args[first-1], "-") {
-		first--
+	flags, files := splitCompileArgs(args)
+	path := compileImportPath(flags)
+	if len(files) == 0 {
+		return runTool(tool, args, stdout, stderr)
 	}
-	flags, files := args[:first], args[first:]
-	path, module, why := compilePolicy(flags, files)
-	if module == "" && hasToolFlag(flags, "coveragecfg") && inMainModule(path) {
-		// The go command compiles copies that cover rewrote in its work
-		// directory, which are not the main module's files.
-		return fmt.Errorf("%s: built with -cover, whose rewritten files racegen toolexec cannot instrument; build without -cover, or use racegen build|test|run -cover", path)
+	archives, err := runtimeArchives(cfg, filepath.Dir(tool))
+	if err != nil {
+		return err
 	}
-	if module == "" {
-		if cfg.verbose && why != "" {
+	sc, why := cfg.policy(archives).scopeOf(path, hasToolFlag(flags, "std"))
+	if sc == scopeNone {
+		if cfg.verbose && why != "" && !hasToolFlag(flags, "std") {
 			fmt.Fprintf(stderr, "racegen: %s: %s; not instrumented\n", path, why)
 		}
 		return runTool(tool, args, stdout, stderr)
@@ -38,13 +38,23 @@ func toolexecCompile(cfg *config, tool string, args []string, stdout, stderr io.
 		return fmt.Errorf("%s: -race builds Go's own race detector; racegen replaces it", path)
 	}
 	if hasToolFlag(flags, "pgoprofile") {
-		return fmt.Errorf("%s: profile-guided optimization (-pgo, or a default.pgo in the main package) is not supported in toolexec mode; build with -pgo=off", path)
+		return fmt.Errorf("%s: profile-guided optimization (-pgo, or a default.pgo in the main package) is not supported with racegen; build with -pgo=off", path)
 	}
 	icArg, ic, lang, err := compileInputs(path, flags)
 	if err != nil {
 		return err
 	}
-	p, err := typeCheck(path, lang, files, ic)
+	tmp, err := os.MkdirTemp(filepath.Dir(flags[icArg]), "racegen")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+
+	unit, err := newCompileUnit(tmp, files)
+	if err != nil {
+		return err
+	}
+	p, err := typeCheck(path, lang, unit.inputs, ic)
 	if err != nil {
 		// If the compiler fails too, its messages are the ones to read.
 		if cerr := runTool(tool, args, stdout, stderr); cerr != nil {
@@ -52,7 +62,13 @@ func toolexecCompile(cfg *config, tool string, args []string, stdout, stderr io.
 		}
 		return fmt.Errorf("type-checking %s: %w", path, err)
 	}
-	res, err := rewritePackage(cfg, path, p.fset, p.files, p.pkg, p.info, module)
+	var todo []*ast.File
+	for i, f := range p.files {
+		if unit.rewrite[i] {
+			todo = append(todo, f)
+		}
+	}
+	res, err := rewritePackage(cfg, path, p, todo, sc, unit.local)
 	if err != nil {
 		return err
 	}
@@ -63,124 +79,64 @@ func toolexecCompile(cfg *config, tool string, args []string, stdout, stderr io.
 				fmt.Fprintf(stderr, "racegen: sampled %s\n", s)
 			}
 		}
-		fmt.Fprintf(stderr, "racegen: %s: %s\n", os.Getenv("TOOLEXEC_IMPORTPATH"), st)
-	}
-	archives, err := runtimeArchives(cfg, filepath.Dir(tool))
-	if err != nil {
-		return err
+		msg := st.String()
+		if sc == scopeSync {
+			msg = why
+		}
+		fmt.Fprintf(stderr, "racegen: %s: %s\n", path, msg)
 	}
 	ic.addPackageFile(instrument.RuntimePath, archives[instrument.RuntimePath])
 
-	tmp, err := os.MkdirTemp(filepath.Dir(flags[icArg]), "racegen")
-	if err != nil {
-		return err
+	newArgs := append([]string(nil), flags...)
+	if v, ok := langForHooks(lang); ok {
+		newArgs = setToolFlag(newArgs, "lang", v)
 	}
-	defer os.RemoveAll(tmp)
-	newArgs := append([]string(nil), args...)
 	for i, f := range files {
-		src, ok := res.Files[f]
-		if !ok {
-			return fmt.Errorf("%s: the instrumenter returned no file for %s", path, f)
+		name := f
+		if unit.rewrite[i] {
+			src, ok := res.Files[unit.inputs[i]]
+			if !ok {
+				return fmt.Errorf("%s: the instrumenter returned no file for %s", path, f)
+			}
+			name = filepath.Join(tmp, fmt.Sprintf("%d_%s", i, filepath.Base(f)))
+			if err := os.WriteFile(name, unit.header(i, src), 0o666); err != nil {
+				return err
+			}
+		} else if unit.inputs[i] != f {
+			name = unit.inputs[i]
 		}
-		name := filepath.Join(tmp, filepath.Base(f))
-		if err := os.WriteFile(name, src, 0o666); err != nil {
-			return err
-		}
-		newArgs[first+i] = name
+		newArgs = append(newArgs, name)
 	}
+	newArgs = append(newArgs, unit.extra...)
 	icName := filepath.Join(tmp, "importcfg")
 	if err := os.WriteFile(icName, ic.bytes(), 0o666); err != nil {
 		return err
 	}
-	newArgs[icArg] = icName
+	newArgs[flagIndex(newArgs, "importcfg")] = icName
 	return runTool(tool, newArgs, stdout, stderr)
 }
 
-// compilePolicy applies racegen build's choice of packages to a compile
-// command with the given flags and Go files: racegen instruments the
-// packages of the main module, tests included, apart from those that use
-// cgo. The main module is the one the go command runs in, whose go.mod is
-// nearest above its working directory, which is the compile's. A package
-// belongs to it if its files are in one directory whose nearest go.mod is
-// the main module's and its import path is the one that directory has in
-// the module (or that path with _test, or command-line-arguments). The
-// standard library and the detector runtime are never instrumented.
-//
-// compilePolicy returns the package's import path, and the main module's
-// path if racegen instruments the package; otherwise, module is empty and
-// why, if not empty, says why a main-module package is left alone.
-func compilePolicy(flags, files []string) (path, module, why string) {
-	path, _, _ = strings.Cut(os.Getenv("TOOLEXEC_IMPORTPATH"), " ") // "p [p.test]"
-	if path == "" {
-		if i := flagIndex(flags, "p"); i >= 0 {
-			path = flags[i]
-		}
+// splitCompileArgs splits a compile command's arguments into its flags
+// and the Go files it compiles, which come last.
+func splitCompileArgs(args []string) (flags, files []string) {
+	first := len(args)
+	for first > 0 && strings.HasSuffix(args[first-1], ".go") && !strings.HasPrefix(args[first-1], "-") {
+		first--
 	}
-	if hasToolFlag(flags, "std") || len(files) == 0 ||
-		path == instrument.RuntimePath || strings.HasPrefix(path, instrument.RuntimePath+"/") {
-		return path, "", ""
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return path, "", ""
-	}
-	root, modPath := findModule(wd)
-	if root == "" {
-		return path, "", ""
-	}
-	dir := filepath.Dir(files[0])
-	if r, _ := findModule(dir); r != root {
-		return path, "", "" // a dependency, or a file the go command made
-	}
-	for _, f := range files {
-		if filepath.Dir(f) != dir {
-			// cgo and -cover compile files the go command generated.
-			return path, "", "compiles files the go command generated (cgo or -cover)"
-		}
-	}
-	rel, err := filepath.Rel(root, dir)
-	if err != nil {
-		return path, "", ""
-	}
-	want := modPath
-	if rel != "." {
-		want += "/" + filepath.ToSlash(rel)
-	}
-	if path != want && path != want+"_test" && path != "command-line-arguments" {
-		return path, "", "" // a vendored package
-	}
-	return path, modPath, ""
+	return args[:first], args[first:]
 }
 
-// inMainModule reports whether import path is under the path of the
-// module of the working directory.
-func inMainModule(path string) bool {
-	wd, err := os.Getwd()
-	if err != nil {
-		return false
+// compileImportPath returns the import path of the package a compile
+// command builds: the go command names it, with its test variant, in
+// TOOLEXEC_IMPORTPATH ("p [p.test]"); -p gives "main" for commands.
+func compileImportPath(flags []string) string {
+	if p := os.Getenv("TOOLEXEC_IMPORTPATH"); p != "" {
+		return p
 	}
-	_, mod := findModule(wd)
-	return mod != "" && (path == mod || strings.HasPrefix(path, mod+"/") || path == mod+"_test")
-}
-
-// findModule returns the directory of the go.mod file nearest above dir,
-// and the module path it declares, or "", "" if there is none or it
-// declares none.
-func findModule(dir string) (root, path string) {
-	for {
-		data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
-		if err == nil {
-			if p := modfile.ModulePath(data); p != "" {
-				return dir, p
-			}
-			return "", ""
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", ""
-		}
-		dir = parent
+	if i := flagIndex(flags, "p"); i >= 0 {
+		return flags[i]
 	}
+	return ""
 }
 
 // hasToolFlag reports whether args, a tool's flags, include -name, alone
@@ -193,6 +149,22 @@ func hasToolFlag(args []string, name string) bool {
 		}
 	}
 	return false
+}
+
+// setToolFlag returns args with the tool flag -name set to value, in
+// whichever spelling args has it, or added.
+func setToolFlag(args []string, name, value string) []string {
+	for i, a := range args {
+		switch {
+		case a == "-"+name && i+1 < len(args):
+			args[i+1] = value
+			return args
+		case strings.HasPrefix(a, "-"+name+"="):
+			args[i] = "-" + name + "=" + value
+			return args
+		}
+	}
+	return append(args, "-"+name+"="+value)
 }
 
 // compileInputs returns what a compile command says about its package's
@@ -215,4 +187,31 @@ func compileInputs(path string, flags []string) (icArg int, ic *importCfg, lang 
 		}
 	}
 	return icArg, ic, lang, nil
+}
+
+// langForHooks returns the -lang to compile a rewritten package with, and
+// true, when its own is too old for the code racegen adds: the hooks are
+// generic functions, which need go1.18. Such a package is compiled with
+// go1.21 instead, the newest version whose semantics are those of every
+// version before it: the one change of meaning that a language version
+// selects, per-iteration loop variables, comes with go1.22. Everything
+// between adds to the language without changing what valid code means,
+// and the package was type-checked at its own version first.
+func langForHooks(lang string) (string, bool) {
+	minor, ok := langMinor(lang)
+	if !ok || minor >= 18 {
+		return "", false
+	}
+	return "go1.21", true
+}
+
+// langMinor returns N of a language version "go1.N" (or "go1.N.P").
+func langMinor(lang string) (int, bool) {
+	rest, ok := strings.CutPrefix(lang, "go1.")
+	if !ok {
+		return 0, false
+	}
+	rest, _, _ = strings.Cut(rest, ".")
+	n, err := strconv.Atoi(rest)
+	return n, err == nil
 }

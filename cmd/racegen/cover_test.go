@@ -11,8 +11,8 @@ import (
 )
 
 // TestCover runs racegen test with coverage on testdata/cover: the go
-// command covers the packages' files as they are on disk, not as the
-// overlay replaces them, so racegen must instrument cover's copies. The
+// command compiles the cover tool's copies of the packages' files, so
+// racegen must instrument those copies and not cover's counters. The
 // racy package's races (one of which only the counters of
 // -covermode=atomic, taken for synchronization, would hide) must be
 // reported at the lines marked // race and fail the test; the clean one
@@ -103,7 +103,7 @@ func TestCover(t *testing.T) {
 	t.Run("refused", func(t *testing.T) {
 		for _, args := range [][]string{
 			{"test", "-cover", "-toolexec=echo", "./testdata/cover/clean"},
-			{"./testdata/cover/clean", "-coverpkg=./..."}, // the flags form
+			{"-toolexec=echo", "./testdata/cover/clean"}, // the flags form
 		} {
 			if msg, code := racegen(args...); code != 2 || !strings.Contains(msg, "-toolexec") {
 				t.Errorf("racegen %q: exit %d, want 2 and a word on -toolexec; output:\n%s", args, code, msg)

@@ -52,8 +52,6 @@ func splitGoArgs(sub string, args []string) (goArgs, error) {
 		}
 		name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
 		switch name {
-		case "overlay", "modfile":
-			return g, fmt.Errorf("racegen sets -%s itself and cannot combine it with yours", name)
 		case "race":
 			return g, fmt.Errorf("-race builds Go's own race detector; racegen replaces it")
 		}

@@ -1,46 +1,34 @@
-// Command racegen instruments Go packages for data-race detection.
+// Command racegen builds Go programs with data-race detection.
 //
 // Usage:
 //
-//	racegen [flags] packages...
 //	racegen [flags] build|test|run [go flags] [packages] [arguments]
-//	racegen [flags] toolexec TOOL [ARGS...]   (for go build -toolexec)
-//	racegen [analysis flags] VET.cfg          (for go vet -vettool)
+//	racegen [flags] packages...               (prints go flags)
+//	go build -toolexec='racegen [flags] toolexec' [packages]
+//	go vet -vettool=$(which racegen) [packages]
+//	racegen help | version
 //
-// In the first form racegen instruments the named packages of the current
-// module, and the packages of the module they import, and prints on
-// standard output the flags that make the go command build the
-// instrumented code:
+// racegen is a -toolexec wrapper of the go command: for every package the
+// go command compiles, the standard library and every dependency
+// included, it rewrites the package's files so that memory accesses and
+// synchronization call its detector runtime, and it links that runtime
+// into the program. The packages it leaves alone, and why, are listed in
+// policy.go. racegen build|test|run run the go command with racegen as
+// its wrapper; racegen -rate=1 test -v ./... behaves like
+// go test -race -v ./...
 //
-//	go build $(racegen -rate=1 ./...) ./cmd/app
+// The second form prints the go command flags that do the same, for
+// scripts that run the go command themselves:
 //
-// In the second form it instruments the packages that go command would
-// build and runs it with those flags; racegen -rate=1 test -v ./... behaves
-// like go test -race -v ./...
+//	go build $(racegen -rate=0.01 ./...) -o app ./cmd/app
 //
-// Two more forms are for the go command to run. As its -toolexec wrapper,
-// racegen rewrites the files of the compiles of the main module's
-// packages and adds the detector runtime to their compiles and to the
-// link:
+// As go vet's -vettool, racegen runs its analysis as a vet pass, which
+// reports nothing unless asked to (see docs/usage.md).
 //
-//	go build -toolexec='racegen -rate=0.1 toolexec' ./cmd/app
-//	go test -toolexec='racegen toolexec' ./...
-//
-// With -cover (or -coverpkg, -covermode, -coverprofile), racegen
-// build|test|run also make racegen the go command's -toolexec wrapper
-// ("racegen coverexec"), which instruments the copies of the files that
-// the cover tool writes: cover reads the files on disk, not the overlay
-// (see cover.go).
-//
-// As its -vettool, racegen runs its analysis as a go vet pass, which
-// reports nothing unless asked to (see docs/usage.md):
-//
-//	go vet -vettool=$(which racegen) ./...
-//
-// racegen never writes into the module: the instrumented files, a copy of
-// go.mod that requires the detector runtime, and the runtime's source go
-// to a directory under the Go build cache (or -o), keyed by everything the
-// result depends on, so a second run over unchanged sources reuses it.
+// racegen never writes into a module, nor into the module cache: the
+// rewritten files live in the go command's work directory for the length
+// of one compile, and the compiled packages in the go build cache, under
+// a key that names racegen and its flags.
 //
 // Flags:
 //
@@ -58,8 +46,14 @@
 //	           catch the second access; sw: unsampled sites check a table
 //	           of armed software watchpoints; auto (default): hw if
 //	           perf_event_open works on this machine
-//	-o dir     where instrumented files go (default: under go env GOCACHE)
+//	-accesspkg patterns
+//	           check memory accesses only in the packages matching these
+//	           comma-separated patterns (as -coverpkg takes them); the
+//	           other packages keep their synchronization hooks
+//	-o dir     where racegen keeps the detector runtime's source (default:
+//	           under go env GOCACHE)
 //	-v         report what was instrumented on standard error
+//	-version   print racegen's version and exit
 package main
 
 import (
@@ -69,6 +63,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"time"
 )
 
@@ -79,6 +74,7 @@ type config struct {
 	seed        int64
 	watch       time.Duration
 	watchpoints string
+	access      []string // -accesspkg, resolved to import path patterns
 	outDir      string
 	verbose     bool
 }
@@ -90,20 +86,33 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
+const usage = `usage: racegen [flags] build|test|run [go flags] [packages] [arguments]
+       racegen [flags] packages...      (prints the go flags that build with racegen)
+       go build -toolexec='racegen [flags] toolexec' [packages]
+       go vet -vettool=$(which racegen) [packages]
+       racegen help | version
+
+Run 'racegen help' for the flags; docs/usage.md has the rest.
+`
+
 // run is main without the exit, for tests.
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("racegen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var cfg config
+	var accessPkg string
+	var version bool
 	fs.Float64Var(&cfg.rate, "rate", 1, "sampling `rate` from 0 to 1")
 	fs.StringVar(&cfg.mode, "mode", "dynamic", "detection `mode`: dynamic, static or collide")
 	fs.Int64Var(&cfg.seed, "seed", 1, "`seed` for build-time sampling")
 	fs.DurationVar(&cfg.watch, "watch", 15*time.Millisecond, "time `limit` of a watchpoint (static and collide modes)")
 	fs.StringVar(&cfg.watchpoints, "watchpoints", "auto", "`kind` of watchpoints for static and collide modes: hw, sw or auto")
-	fs.StringVar(&cfg.outDir, "o", "", "`dir`ectory for instrumented files (default: under the Go build cache)")
+	fs.StringVar(&accessPkg, "accesspkg", "", "check memory accesses only in packages matching these comma-separated `patterns` (default: all)")
+	fs.StringVar(&cfg.outDir, "o", "", "`dir`ectory for the detector runtime's source (default: under the Go build cache)")
 	fs.BoolVar(&cfg.verbose, "v", false, "report what was instrumented")
+	fs.BoolVar(&version, "version", false, "print racegen's version and exit")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: racegen [flags] packages...\n       racegen [flags] build|test|run [go flags] [packages] [arguments]\n       go build -toolexec='racegen [flags] toolexec' [packages]\n       go vet -vettool=$(which racegen) [packages]\n\nflags:\n")
+		fmt.Fprintf(stderr, "%s\nflags:\n", strings.TrimSuffix(usage, "\nRun 'racegen help' for the flags; docs/usage.md has the rest.\n"))
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -113,8 +122,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	args = fs.Args()
-	toolexec := len(args) > 0 && (args[0] == "toolexec" || args[0] == "coverexec")
-	coverexec := toolexec && args[0] == "coverexec"
+	toolexec := len(args) > 0 && args[0] == "toolexec"
 	if toolexec {
 		// Flags may also follow the subcommand, up to the tool's path.
 		if err := fs.Parse(args[1:]); err != nil {
@@ -122,51 +130,60 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		args = fs.Args()
 	}
+	switch {
+	case version || !toolexec && len(args) > 0 && args[0] == "version":
+		fmt.Fprintln(stdout, versionString())
+		return 0
+	case !toolexec && len(args) > 0 && args[0] == "help":
+		fs.SetOutput(stdout)
+		fs.Usage()
+		return 0
+	case !toolexec && len(args) == 0:
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
 	if err := cfg.check(); err != nil {
 		fmt.Fprintf(stderr, "racegen: %v\n", err)
 		return 2
 	}
-	if coverexec {
-		return runCoverexec(&cfg, args, stdout, stderr) // see cover.go
+	if accessPkg != "" {
+		cfg.access = strings.Split(accessPkg, ",")
 	}
 	if toolexec {
+		// Here -accesspkg's patterns are import path patterns: the
+		// other forms resolve relative ones before they get here.
 		return runToolexec(&cfg, args, stdout, stderr)
 	}
 	sub := ""
-	if len(args) > 0 {
-		switch args[0] {
-		case "build", "test", "run":
-			sub, args = args[0], args[1:]
-		}
+	switch args[0] {
+	case "build", "test", "run":
+		sub, args = args[0], args[1:]
 	}
 	gargs, err := splitGoArgs(sub, args)
+	if err == nil {
+		err = checkGoFlags(gargs)
+	}
+	if err == nil {
+		err = checkExperiments(gargs.dir)
+	}
+	if err == nil && len(cfg.access) > 0 {
+		cfg.access, err = resolvePatterns(gargs.dir, cfg.access)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "racegen: %v\n", err)
 		return 2
 	}
-	cover, userToolexec := coverRequested(gargs)
-	if cover && sub == "" {
-		fmt.Fprintf(stderr, "racegen: -cover needs racegen as the go command's -toolexec wrapper too, which printed flags cannot carry; use racegen build|test|run -cover\n")
-		return 2
+	if sub == "" {
+		return printFlags(&cfg, gargs, stdout, stderr)
 	}
-	out, err := instrumentBuild(&cfg, sub, gargs, stderr)
+	wrapper, err := toolexecFlag(&cfg)
 	if err != nil {
 		fmt.Fprintf(stderr, "racegen: %v\n", err)
 		return 1
 	}
-	flags := out.goFlags()
-	if sub == "" {
-		fmt.Fprintln(stdout, joinFlags(flags))
-		return 0
-	}
-	if cover {
-		// See cover.go: cover does not read the overlay.
-		f, err := coverToolexecFlag(&cfg, out, userToolexec)
-		if err != nil {
-			fmt.Fprintf(stderr, "racegen: %v\n", err)
-			return 2
-		}
-		flags = append(flags, f)
+	flags := []string{wrapper}
+	if !gargs.has("pgo") {
+		flags = append(flags, "-pgo=off")
 	}
 	return runGo(sub, flags, gargs, stdout, stderr)
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -9,45 +8,14 @@ import (
 	"strings"
 
 	"github.com/racegen/racegen"
-	"golang.org/x/mod/modfile"
-	"golang.org/x/tools/go/packages"
 )
 
-// writeModule writes into tmp (to become dir) a copy of the main module's
-// go.mod that requires the detector runtime from a local copy, its go.sum,
-// and that copy: a module holding only racegen's runtime package, which
-// imports nothing outside the standard library and so needs no go.sum
-// entries.
-func writeModule(mod *packages.Module, gomod []byte, tmp, dir string) error {
-	f, err := modfile.Parse(mod.GoMod, gomod, nil)
-	if err != nil {
-		return fmt.Errorf("parsing %s: %w", mod.GoMod, err)
-	}
-	rt := filepath.Join(dir, "rt")
-	if err := f.AddRequire(racegenModule, "v0.0.0"); err != nil {
-		return err
-	}
-	if err := f.AddReplace(racegenModule, "", rt, ""); err != nil {
-		return err
-	}
-	// Relative replacements are resolved from the module root, which
-	// -modfile leaves where it was, so they stay valid.
-	out, err := f.Format()
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(tmp, "go.mod"), out, 0o666); err != nil {
-		return err
-	}
-	sum, err := os.ReadFile(strings.TrimSuffix(mod.GoMod, ".mod") + ".sum")
-	if err != nil && !os.IsNotExist(err) {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(tmp, "go.sum"), sum, 0o666); err != nil {
-		return err
-	}
-	return writeRuntime(filepath.Join(tmp, "rt"))
-}
+// racegenModule is the module path of racegen, whose runtime package the
+// instrumented code imports.
+const racegenModule = "github.com/racegen/racegen"
+
+// doneFile marks a complete output directory.
+const doneFile = "done"
 
 // writeRuntime writes the detector runtime's module into dir.
 func writeRuntime(dir string) error {

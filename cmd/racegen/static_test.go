@@ -80,7 +80,9 @@ func TestStaticModes(t *testing.T) {
 					t.Parallel()
 					bin := filepath.Join(t.TempDir(), p.name)
 					var msg bytes.Buffer
-					args := []string{"-mode=" + mode, "-rate=1", "-watchpoints=" + wp, "-o", out, "-v"}
+					// Every site of the program's package is sampled,
+					// none of the standard library's.
+					args := []string{"-mode=" + mode, "-rate=1", "-watchpoints=" + wp, "-accesspkg=" + p.pkg, "-o", out, "-v"}
 					if mode == "collide" && !p.racy {
 						// Each of counter_mutex's 800 increments
 						// waits out its watchpoint, under the lock:

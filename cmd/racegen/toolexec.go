@@ -87,21 +87,31 @@ func toolVersion(cfg *config, tool string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintln(stdout, versionLine(strings.TrimSpace(out.String()), toolexecIdentity(cfg, self)))
+	root, err := outRoot(cfg)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(stdout, versionLine(strings.TrimSpace(out.String()), toolexecIdentity(cfg, self, root)))
 	return err
 }
 
 // toolexecIdentity names everything that shapes what the wrapper
 // produces: racegen's executable, which holds the instrumenter and the
-// runtime, the flags that reach the instrumented code, and -v, whose
-// messages the go command caches and replays with a compile's output.
-func toolexecIdentity(cfg *config, self string) string {
+// runtime, the flags that reach the instrumented code, -v, whose
+// messages the go command caches and replays with a compile's output,
+// and the directory the runtime is built in, whose name is in the
+// runtime's export data and so in the fingerprint every instrumented
+// package records for it.
+func toolexecIdentity(cfg *config, self, root string) string {
 	id := fmt.Sprintf("racegen=%.16s,mode=%s,rate=%s,seed=%d,watch=%s,watchpoints=%s",
 		self, cfg.mode, strconv.FormatFloat(cfg.rate, 'g', -1, 64), cfg.seed, cfg.watch, cfg.watchpoints)
+	if len(cfg.access) > 0 {
+		id += ",accesspkg=" + strings.Join(cfg.access, ",")
+	}
 	if cfg.verbose {
 		id += ",v"
 	}
-	return id
+	return id + ",rt=" + root
 }
 
 // versionLine adds id to a tool's -V=full line. The go command uses a

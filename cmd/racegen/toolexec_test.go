@@ -23,6 +23,17 @@ var racegenBin struct {
 // racegenBinary returns the path of racegen built from this package.
 func racegenBinary(t *testing.T) string {
 	t.Helper()
+	path, err := builtRacegen()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// builtRacegen builds racegen once and returns its path. racegen run in
+// the tests' own process names it as the go command's wrapper (see
+// TestMain), since the test binary is not racegen.
+func builtRacegen() (string, error) {
 	racegenBin.once.Do(func() {
 		dir, err := os.MkdirTemp("", "racegen-bin")
 		if err != nil {
@@ -35,10 +46,7 @@ func racegenBinary(t *testing.T) string {
 			racegenBin.err = fmt.Errorf("go build racegen: %v\n%s", err, msg)
 		}
 	})
-	if racegenBin.err != nil {
-		t.Fatal(racegenBin.err)
-	}
-	return racegenBin.path
+	return racegenBin.path, racegenBin.err
 }
 
 // demoModule returns a new module, example.com/demo, that knows nothing

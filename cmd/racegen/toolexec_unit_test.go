@@ -1,12 +1,13 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/racegen/racegen/instrument"
 )
 
 func TestParseImportCfg(t *testing.T) {
@@ -139,7 +140,7 @@ func TestVersionLine(t *testing.T) {
 	}
 	// The identity differs whenever the instrumented code would.
 	base := config{rate: 1, mode: "dynamic", seed: 1, watch: 15 * time.Millisecond, watchpoints: "sw"}
-	ids := map[string]string{"base": toolexecIdentity(&base, "self1")}
+	ids := map[string]string{"base": toolexecIdentity(&base, "self1", "/root1")}
 	for name, change := range map[string]func(c *config){
 		"rate":        func(c *config) { c.rate = 0.5 },
 		"mode":        func(c *config) { c.mode = "static" },
@@ -147,12 +148,14 @@ func TestVersionLine(t *testing.T) {
 		"watch":       func(c *config) { c.watch = time.Second },
 		"watchpoints": func(c *config) { c.watchpoints = "hw" },
 		"verbose":     func(c *config) { c.verbose = true },
+		"accesspkg":   func(c *config) { c.access = []string{"std"} },
 	} {
 		c := base
 		change(&c)
-		ids[name] = toolexecIdentity(&c, "self1")
+		ids[name] = toolexecIdentity(&c, "self1", "/root1")
 	}
-	ids["binary"] = toolexecIdentity(&base, "self2")
+	ids["binary"] = toolexecIdentity(&base, "self2", "/root1")
+	ids["root"] = toolexecIdentity(&base, "self1", "/root2")
 	seen := map[string]string{}
 	for name, id := range ids {
 		if other, ok := seen[id]; ok {
@@ -183,96 +186,59 @@ func TestIsVetInvocation(t *testing.T) {
 	}
 }
 
-func TestCompilePolicy(t *testing.T) {
-	self := moduleRoot(t) // before any Chdir
-	root := t.TempDir()
-	write := func(name, src string) string {
-		t.Helper()
-		name = filepath.Join(root, name)
-		if err := os.MkdirAll(filepath.Dir(name), 0o777); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(name, []byte(src), 0o666); err != nil {
-			t.Fatal(err)
-		}
-		return name
-	}
-	write("go.mod", "module example.com/m\n\ngo 1.24\n")
-	write("nested/go.mod", "module example.com/m/nested\n\ngo 1.24\n")
-	main := write("main.go", "package main\n")
-	sub := write("p/q/q.go", "package q\n")
-	nested := write("nested/n.go", "package nested\n")
-	vendored := write("vendor/example.com/dep/dep.go", "package dep\n")
-	work := filepath.Join(t.TempDir(), "b001", "_cgo_gotypes.go")
-	t.Chdir(filepath.Join(root, "p")) // the go command runs in a subdirectory
-
+func TestScopeOf(t *testing.T) {
+	p := &policy{closure: map[string]bool{"sync": true, "internal/race": true, instrument.RuntimePath: true}}
+	narrow := &policy{closure: p.closure, access: []string{"example.com/m/...", "encoding/json"}}
 	tests := []struct {
-		importPath string
-		flags      []string
-		files      []string
-		wantModule string
-		wantWhy    string
+		p    *policy
+		path string
+		std  bool
+		want scope
 	}{
-		{"example.com/m", nil, []string{main}, "example.com/m", ""},
-		{"example.com/m/p/q [example.com/m/p/q.test]", nil, []string{sub}, "example.com/m", ""},
-		{"example.com/m/p/q_test [example.com/m/p/q.test]", nil, []string{sub}, "example.com/m", ""},
-		{"command-line-arguments", nil, []string{main}, "example.com/m", ""},
-		{"fmt", []string{"-std"}, []string{main}, "", ""},
-		{"example.com/m/nested", nil, []string{nested}, "", ""},
-		{"example.com/dep", nil, []string{vendored}, "", ""},
-		{"example.com/m/p/q", nil, []string{sub, work}, "", "cgo"},
-		{"example.com/m.test", nil, []string{filepath.Join(filepath.Dir(work), "_testmain.go")}, "", ""},
+		{p, "example.com/m", false, scopeFull},
+		{p, "example.com/m/p [example.com/m/p.test]", false, scopeFull},
+		{p, "fmt", true, scopeFull},
+		{p, "internal/poll", true, scopeFull},
+		{p, "sync", true, scopeNone},
+		{p, "internal/race", true, scopeNone},
+		{p, "runtime", true, scopeNone},
+		{p, "internal/runtime/maps", true, scopeNone},
+		{p, "runtime/cgo", true, scopeNone},
+		{p, instrument.RuntimePath, false, scopeNone},
+		{narrow, "example.com/m", false, scopeFull},
+		{narrow, "example.com/m/p_test [example.com/m/p.test]", false, scopeFull},
+		{narrow, "example.com/m.test", false, scopeFull},
+		{narrow, "example.com/mm", false, scopeSync},
+		{narrow, "encoding/json", true, scopeFull},
+		{narrow, "fmt", true, scopeSync},
+		{narrow, "sync", true, scopeNone},
+		{&policy{access: []string{"std"}}, "fmt", true, scopeFull},
+		{&policy{access: []string{"std"}}, "hello", false, scopeSync},
+		{&policy{access: []string{"example.com/.../x"}}, "example.com/a/b/x", false, scopeFull},
+		{&policy{access: []string{"example.com/.../x"}}, "example.com/a/b/y", false, scopeSync},
 	}
 	for _, tt := range tests {
-		t.Setenv("TOOLEXEC_IMPORTPATH", tt.importPath)
-		_, module, why := compilePolicy(tt.flags, tt.files)
-		if module != tt.wantModule || !strings.Contains(why, tt.wantWhy) || (tt.wantWhy == "" && why != "") {
-			t.Errorf("compilePolicy for %s: module %q, why %q; want %q, %q", tt.importPath, module, why, tt.wantModule, tt.wantWhy)
-		}
-	}
-
-	// In racegen's own module, the detector runtime is a main-module
-	// package like the others, and must still be left alone.
-	t.Chdir(self)
-	for _, tt := range []struct {
-		importPath, file, wantModule string
-	}{
-		{"github.com/racegen/racegen/runtime", "runtime/hooks.go", ""},
-		{"github.com/racegen/racegen/runtime [github.com/racegen/racegen/runtime.test]", "runtime/hooks.go", ""},
-		{"github.com/racegen/racegen/testdata/quickstart", "testdata/quickstart/main.go", racegenModule},
-	} {
-		t.Setenv("TOOLEXEC_IMPORTPATH", tt.importPath)
-		if _, module, _ := compilePolicy(nil, []string{filepath.Join(self, tt.file)}); module != tt.wantModule {
-			t.Errorf("compilePolicy for %s: module %q, want %q", tt.importPath, module, tt.wantModule)
+		if got, why := tt.p.scopeOf(tt.path, tt.std); got != tt.want {
+			t.Errorf("scopeOf(%q, std=%v) with -accesspkg %q = %v (%s), want %v", tt.path, tt.std, tt.p.access, got, why, tt.want)
 		}
 	}
 }
 
-// TestCoverRefused checks that a main-module package compiled from the
-// copies -cover makes is refused, not silently left uninstrumented.
-func TestCoverRefused(t *testing.T) {
-	root := t.TempDir()
-	if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/m\n\ngo 1.24\n"), 0o666); err != nil {
-		t.Fatal(err)
-	}
-	t.Chdir(root)
-	work := filepath.Join(t.TempDir(), "b001")
-	tests := []struct {
-		importPath string
-		flags      []string
-		wantErr    bool
+func TestLangForHooks(t *testing.T) {
+	for _, tt := range []struct {
+		lang, want string
+		bump       bool
 	}{
-		{"example.com/m/p [example.com/m/p.test]", []string{"-p", "example.com/m/p", "-coveragecfg=" + work + "/cover.cfg"}, true},
-		{"example.com/other", []string{"-p", "example.com/other", "-coveragecfg=" + work + "/cover.cfg"}, false},
-	}
-	for _, tt := range tests {
-		t.Setenv("TOOLEXEC_IMPORTPATH", tt.importPath)
-		var out strings.Builder
-		// A tool that fails if run: only a refusal comes before it.
-		args := append(tt.flags, filepath.Join(work, "p.cover.go"))
-		err := toolexecCompile(&config{mode: "dynamic", rate: 1}, "false", args, &out, &out)
-		if got := err != nil && strings.Contains(err.Error(), "-cover"); got != tt.wantErr {
-			t.Errorf("compile of %s with -coveragecfg: error %v; want a refusal: %v", tt.importPath, err, tt.wantErr)
+		{"", "", false},
+		{"go1.12", "go1.21", true},
+		{"go1.17", "go1.21", true},
+		{"go1.18", "", false},
+		{"go1.21", "", false},
+		{"go1.26", "", false},
+	} {
+		got, bump := langForHooks(tt.lang)
+		if got != tt.want || bump != tt.bump {
+			t.Errorf("langForHooks(%q) = %q, %v; want %q, %v", tt.lang, got, bump, tt.want, tt.bump)
 		}
 	}
 }

@@ -1,6 +1,7 @@
-// Calls into I/O packages are bracketed by IORelease and IOAcquire;
-// handlers an I/O package calls acquire on entry and release on return.
-// Timers are replaced by the runtime's.
+// Calls into I/O packages and the handlers they call are plain calls and
+// functions: the standard library is instrumented too, and package
+// syscall's annotations order I/O (see annotations.go). Timers are
+// replaced by the runtime's.
 package iocalls
 
 import (

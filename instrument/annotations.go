@@ -1,0 +1,103 @@
+package instrument
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"github.com/dave/dst"
+	"github.com/dave/dst/dstutil"
+)
+
+// The standard library tells go build -race about synchronization and
+// memory accesses the race detector cannot see by itself, through the
+// functions of internal/race, guarded by the constant race.Enabled:
+// package syscall makes every read of a file or socket acquire, and every
+// write release, one object standing for all I/O; iter orders the
+// goroutines of a Pull iterator; testing fails a test during which a race
+// was reported (race.Errors); reflect reads a map it iterates. In an
+// ordinary build race.Enabled is false and the functions do nothing.
+//
+// In a package racegen instruments, race.Enabled becomes true and every
+// call of internal/race becomes a call of the detector runtime with the
+// same meaning, so that the standard library tells racegen what it tells
+// -race:
+//
+//	race.Acquire(p)        racegenrt.Acquire(uintptr(p))
+//	race.Release(p)        racegenrt.Release(uintptr(p))
+//	race.ReleaseMerge(p)   racegenrt.ReleaseMerge(uintptr(p))
+//	race.Read(p)           racegenrt.Read(uintptr(p), 1, site)
+//	race.ReadPC(p, _, _)   racegenrt.Read(uintptr(p), 1, site)
+//	race.ReadRange(p, n)   racegenrt.ReadRange(uintptr(p), uintptr(n), site)
+//	race.Errors()          racegenrt.Races()
+//
+// and likewise for the writes. The program counters that ReadPC and
+// WritePC take (their callers' positions, for -race's reports) are
+// dropped: racegen's site names the call.
+
+// raceAnnotations is the import path of the annotations.
+const raceAnnotations = "internal/race"
+
+// raceEnabled replaces, in the file, every use of race.Enabled with true.
+func (fr *fileRewriter) raceEnabled() {
+	dstutil.Apply(fr.file, func(c *dstutil.Cursor) bool {
+		sel, ok := c.Node().(*dst.SelectorExpr)
+		if !ok {
+			return true
+		}
+		a, ok := fr.dec.Ast.Nodes[sel].(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		if obj, ok := fr.info.Uses[a.Sel].(*types.Const); ok && obj.Pkg() != nil &&
+			obj.Pkg().Path() == raceAnnotations && obj.Name() == "Enabled" {
+			t := ident("true")
+			moveDecs(t, sel)
+			c.Replace(t)
+		}
+		return true
+	}, nil)
+}
+
+// raceCall rewrites x, a call of a function of internal/race, or returns
+// nil if x calls something else.
+func (fr *fileRewriter) raceCall(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
+	fn, ok := fr.calleeObj(a.Fun).(*types.Func)
+	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != raceAnnotations {
+		return nil
+	}
+	fr.rvalues(x.Args)
+	addr := func() dst.Expr { return &dst.CallExpr{Fun: ident("uintptr"), Args: []dst.Expr{x.Args[0]}} }
+	site := func() dst.Expr { return siteLit(fr.newSite(a, false)) }
+	one := func() dst.Expr { return &dst.BasicLit{Kind: token.INT, Value: "1"} }
+	var n *dst.CallExpr
+	switch fn.Name() {
+	case "Acquire", "Release", "ReleaseMerge":
+		n = fr.rtCall(fn.Name(), addr())
+	case "Read", "ReadPC":
+		n = fr.rtCall("Read", addr(), one(), site())
+	case "Write", "WritePC":
+		n = fr.rtCall("Write", addr(), one(), site())
+	case "ReadRange", "WriteRange":
+		size := &dst.CallExpr{Fun: ident("uintptr"), Args: []dst.Expr{x.Args[1]}}
+		n = fr.rtCall(fn.Name(), addr(), size, site())
+	case "ReadObjectPC", "WriteObjectPC":
+		// ReadObjectPC(t *abi.Type, addr, callerpc, pc)
+		op := "ReadRange"
+		if fn.Name() == "WriteObjectPC" {
+			op = "WriteRange"
+		}
+		size := &dst.CallExpr{Fun: &dst.SelectorExpr{X: dst.Clone(x.Args[0]).(dst.Expr), Sel: ident("Size")}}
+		n = fr.rtCall(op, &dst.CallExpr{Fun: ident("uintptr"), Args: []dst.Expr{x.Args[1]}}, size, site())
+	case "Errors":
+		n = fr.rtCall("Races")
+	default:
+		// Disable and Enable make -race ignore a goroutine's
+		// operations; the packages racegen instruments do not call
+		// them today, and guessing would risk false reports.
+		panic(fmt.Sprintf("%s: racegen does not model %s.%s", fr.fset.Position(a.Pos()), raceAnnotations, fn.Name()))
+	}
+	moveDecs(n, x)
+	return n
+}

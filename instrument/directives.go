@@ -1,0 +1,62 @@
+package instrument
+
+import (
+	"strings"
+
+	"github.com/dave/dst"
+)
+
+// Some functions must run without hooks, because a hook is a call that
+// may grow the goroutine's stack, block on a lock or allocate:
+//
+//   - functions marked //go:norace, which go build -race leaves alone for
+//     the same reasons (the child side of fork in package syscall, for
+//     one, runs where nothing may allocate or take a lock);
+//   - functions marked //go:nosplit or //go:uintptrkeepalive, whose stack
+//     must not grow (syscall.Syscall keeps pointers in uintptr arguments
+//     alive only as long as the stack does not move);
+//   - the functions of the standard library that the Go runtime calls on
+//     its system stack (systemStackFuncs), where a hook would run on g0.
+//
+// Their bodies are compiled as they are. The function literals inside
+// them are left alone too.
+
+// systemStackFuncs are the functions, as "importpath.Name", that the Go
+// runtime calls on the system stack: timers run their functions from
+// runtime.(*timer).unlockAndRun, which is //go:systemstack. A timer's
+// send on its channel and an AfterFunc's go statement are therefore not
+// seen; the timer model (time.NewTimer and AfterFunc at their call
+// sites) stands in for them.
+var systemStackFuncs = map[string]bool{
+	"time.sendTime": true,
+	"time.goFunc":   true,
+}
+
+// noHookDirectives are the //go: directives that keep hooks out of a
+// function.
+var noHookDirectives = []string{"//go:norace", "//go:nosplit", "//go:uintptrkeepalive"}
+
+// noHooks reports whether the body of d must be compiled without hooks.
+func (fr *fileRewriter) noHooks(d *dst.FuncDecl) bool {
+	if d.Recv == nil && systemStackFuncs[fr.pkg.Path()+"."+d.Name.Name] {
+		return true
+	}
+	for _, c := range d.Decs.Start {
+		for _, dir := range noHookDirectives {
+			if c == dir || strings.HasPrefix(c, dir+" ") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isExported reports whether d is marked //export: C calls it.
+func isExported(d *dst.FuncDecl) bool {
+	for _, c := range d.Decs.Start {
+		if strings.HasPrefix(c, "//export ") {
+			return true
+		}
+	}
+	return false
+}
