@@ -111,25 +111,30 @@ var f = func() int {
 }`},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			fset := token.NewFileSet()
-			f, err := parser.ParseFile(fset, "p.go", tt.src, parser.ParseComments)
-			if err != nil {
-				t.Fatal(err)
-			}
-			info := newInfo()
-			conf := types.Config{Importer: newImporter(fset)}
-			pkg, err := conf.Check("p", fset, []*ast.File{f}, info)
-			if err != nil {
-				t.Fatal(err)
-			}
-			l, err := analysis.Package(fset, []*ast.File{f}, pkg, info)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkSource(t, fset, f, tt.src, l)
-		})
+		t.Run(tt.name, func(t *testing.T) { checkSnippet(t, tt.src) })
 	}
+}
+
+// checkSnippet type-checks and analyses the package src, in a file of
+// its own, and checks its annotations.
+func checkSnippet(t *testing.T, src string) {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := newInfo()
+	conf := types.Config{Importer: newImporter(fset)}
+	pkg, err := conf.Check("p", fset, []*ast.File{f}, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := analysis.Package(fset, []*ast.File{f}, pkg, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSource(t, fset, f, src, l)
 }
 
 // TestNil checks that a nil Locality, and expressions it does not know,
