@@ -174,7 +174,7 @@ func (h *countedLoop) loopVar(id ast.Expr) bool {
 		return false
 	}
 	h.v, ok = h.fr.info.Defs[x].(*types.Var)
-	return ok && types.Identical(h.v.Type(), types.Typ[types.Int]) && !h.fr.shared[h.v] && !h.sets[h.v]
+	return ok && types.Identical(h.v.Type(), types.Typ[types.Int]) && h.fr.vars.Unaliased(h.v) && !h.sets[h.v]
 }
 
 // forClause returns the initial value and the bound of the loop
@@ -322,7 +322,7 @@ func (h *countedLoop) isV(e ast.Expr) bool {
 // plainLocal reports whether v is a local variable of this goroutine
 // only, whose accesses get no hook.
 func (h *countedLoop) plainLocal(v *types.Var) bool {
-	return !v.IsField() && !isGlobal(v) && !h.fr.shared[v]
+	return h.fr.vars.Unaliased(v)
 }
 
 // stmt checks a statement of the body; cond means that it may not run in
@@ -970,7 +970,7 @@ func (fr *fileRewriter) writesOnlyData(loop ast.Node) bool {
 				return true
 			}
 			v, ok := fr.info.Uses[e].(*types.Var)
-			return ok && !v.IsField() && !isGlobal(v) && !fr.shared[v]
+			return ok && fr.vars.Unaliased(v)
 		case *ast.IndexExpr:
 			_, basic := under(fr.typeOf(e)).(*types.Basic)
 			return basic
