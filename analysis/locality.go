@@ -18,7 +18,7 @@ type Locality struct {
 	nlocal int
 	// results holds the names of named results in signatures, which
 	// return statements write, with whether the result is local. They
-	// are not access expressions of the syntax and not in Stats.
+	// are not access expressions of the syntax and not in stats.
 	results map[*ast.Ident]bool
 	// target holds the pointer, slice and map expressions evaluated in
 	// the package, unparenthesized, with whether everything their values
@@ -71,7 +71,7 @@ func (l *Locality) LocalTarget(e ast.Expr) bool {
 	return l.target[ast.Unparen(e)]
 }
 
-// Stats returns how many access expressions the analysis considered and
+// stats returns how many access expressions the analysis considered and
 // how many of them it found local. The access expressions considered are
 // the expressions Local answers for: every identifier denoting a
 // variable (other than struct fields and the parameter and result names
@@ -80,7 +80,7 @@ func (l *Locality) LocalTarget(e ast.Expr) bool {
 // to an array, a slice or a map, and every pointer dereference, each
 // counted once per occurrence in the syntax, including those whose value
 // is only taken by address.
-func (l *Locality) Stats() (considered, local int) {
+func (l *Locality) stats() (considered, local int) {
 	if l == nil {
 		return 0, 0
 	}
@@ -234,7 +234,7 @@ func (m *mapper) index(instr ssa.Instruction) {
 }
 
 // isAccess reports whether e is an access expression the analysis answers
-// for (see Stats).
+// for (see stats).
 func (m *mapper) isAccess(e ast.Expr) bool {
 	switch e := e.(type) {
 	case *ast.Ident:
