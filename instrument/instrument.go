@@ -23,6 +23,9 @@ const RuntimePath = "github.com/racegen/racegen/runtime"
 type Config struct {
 	// Local, if non-nil, reports whether the memory an access expression denotes is
 	// provably reachable from only one goroutine; such accesses get no hook.
+	// analysis.Locality.Local is meant for it. Whether or not it is set,
+	// accesses to local variables that no pointer and no closure reaches
+	// (analysis.Variables.Unaliased) get no hook and are not access sites.
 	Local func(e ast.Expr) bool
 
 	// LocalTarget, if non-nil, reports whether all the memory that the
