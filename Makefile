@@ -1,14 +1,15 @@
 GO ?= go
 
-.PHONY: all build test vet fmt bench bench-ops bench-runtime eval-rate eval-corpus
+.PHONY: all build test vet fmt check-tidy check-generated bench bench-ops bench-runtime eval-rate eval-corpus
 
 all: build test
 
 build:
 	$(GO) build ./...
 
-# test is what CI runs (see .ci/run): vet, formatting, and every package's tests.
-test: vet fmt
+# test is what CI runs (see .ci/run): vet, formatting, go.mod and the
+# generated files up to date, and every package's tests.
+test: vet fmt check-tidy check-generated
 	$(GO) test -count=1 -timeout 14m ./...
 
 vet:
@@ -17,6 +18,26 @@ vet:
 fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v testdata/)); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+# check-tidy fails if go mod tidy would change go.mod or go.sum. Besides
+# the modules that the build and the tests use, tidy reads the tests of
+# the packages racegen imports, which import three more modules
+# (github.com/google/go-cmp, github.com/sergi/go-diff and
+# github.com/dave/jennifer, for x/tools's and dst's tests): without a
+# module proxy, they must be in the module cache.
+check-tidy:
+	$(GO) mod tidy -diff
+
+# check-generated fails if go generate ./... would change a file (such as
+# runtime/atomic_gen.go): it runs the generators on a copy of the tree,
+# so that the check never writes into it.
+check-generated:
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+	tar -cf - --exclude=./.git . | tar -xf - -C "$$tmp" && \
+	(cd "$$tmp" && $(GO) generate ./...) && \
+	if ! diff -r -q -x .git . "$$tmp"; then \
+		echo "go generate ./... changes the files above: run it and commit them"; exit 1; \
+	fi
 
 # bench is the cost harness: every workload (bench/workloads and real
 # modules from the proxy) uninstrumented, under go test -race and under

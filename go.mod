@@ -3,9 +3,10 @@ module github.com/racegen/racegen
 go 1.26.0
 
 require (
-	github.com/dave/dst v0.28.0 // indirect
-	golang.org/x/mod v0.42.0 // indirect
-	golang.org/x/sync v0.24.0 // indirect
-	golang.org/x/sys v0.49.0 // indirect
-	golang.org/x/tools v0.52.0 // indirect
+	github.com/dave/dst v0.28.0
+	golang.org/x/mod v0.42.0
+	golang.org/x/sys v0.49.0
+	golang.org/x/tools v0.52.0
 )
+
+require golang.org/x/sync v0.24.0 // indirect

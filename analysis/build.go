@@ -15,30 +15,35 @@ import (
 // with, and info must record Types, Defs, Uses, Implicits, Instances,
 // Selections, Scopes and FileVersions (as go/packages does).
 //
-// If the package cannot be analysed (for instance because SSA
-// construction fails on it), Package returns a non-nil Locality that
-// reports nothing local, together with an error saying why.
+// If the escape analysis cannot run on the package (for instance because
+// SSA construction fails on it), Package returns a non-nil Locality that
+// answers from the syntax alone (see Variables), together with an error
+// saying why.
 func Package(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *types.Info) (l *Locality, err error) {
-	empty := &Locality{local: map[ast.Expr]bool{}}
 	if fset == nil || pkg == nil || info == nil {
-		return empty, fmt.Errorf("analysing package: missing file set, package or type information")
+		return &Locality{local: map[ast.Expr]bool{}}, fmt.Errorf("analysing package: missing file set, package or type information")
 	}
+	var vars *Variables
 	defer func() {
 		// go/ssa panics on input it cannot handle (for instance
 		// packages with type errors); never let that reach the caller.
 		if r := recover(); r != nil {
-			l, err = empty, fmt.Errorf("analysing package %s: %v", pkg.Path(), r)
+			l, err = &Locality{local: map[ast.Expr]bool{}}, fmt.Errorf("analysing package %s: %v", pkg.Path(), r)
+			if vars != nil {
+				l = newLocality(nil, vars, files, info)
+			}
 		}
 	}()
+	vars = NewVariables(files, pkg, info)
 	fns, err := buildSSA(fset, files, pkg, info)
 	if err != nil {
-		return empty, fmt.Errorf("analysing package %s: %w", pkg.Path(), err)
+		return newLocality(nil, vars, files, info), fmt.Errorf("analysing package %s: %w", pkg.Path(), err)
 	}
 	s := newSolver(fns, outsideCallable(files))
 	if err := s.solve(); err != nil {
-		return empty, fmt.Errorf("analysing package %s: %w", pkg.Path(), err)
+		return newLocality(nil, vars, files, info), fmt.Errorf("analysing package %s: %w", pkg.Path(), err)
 	}
-	return newLocality(s, files, pkg, info), nil
+	return newLocality(s, vars, files, info), nil
 }
 
 // buildSSA builds pkg in SSA form with debug information, which gives

@@ -1,6 +1,19 @@
 // Package analysis finds the memory accesses of a Go package that are
 // provably goroutine-local, so that racegen's instrumenter can leave them
-// without a race-detection hook. It builds the package in SSA form
+// without a race-detection hook. It is the one place where racegen
+// decides whether memory may be reached by another goroutine; the
+// instrumenter asks it and decides nothing of the kind itself.
+//
+// The answers come in two layers. [Variables] is what the syntax alone
+// tells: which variable an access expression's memory belongs to
+// (Variables.Root), which local variables no pointer and no closure
+// reaches (Variables.Unaliased), which are never written after their
+// initialization, and, for type parameters, what their type sets allow
+// ([CoreType], [MayBeArray]). The instrumenter applies it to every
+// package: accesses to unaliased variables are not even access sites.
+// [Locality] adds the escape analysis and answers for every access.
+//
+// The escape analysis builds the package in SSA form
 // (golang.org/x/tools/go/ssa, with debug information so that SSA values
 // can be traced back to source expressions), runs a flow-insensitive,
 // field-insensitive points-to and escape analysis over every function of
@@ -33,16 +46,18 @@
 // is reported as not local, so its mistakes cost instrumentation, never
 // missed races.
 //
-// Independently of escape, a local variable that is never written after
-// its initialization (a parameter, or a variable declared by var, := or a
-// per-iteration range clause, that no assignment, increment or range
-// clause writes and whose address, or the address of a part of it, is
-// never taken) is local wherever it is accessed, and so are its fields
-// and array elements: it is only read after a write that precedes the
-// creation of every closure capturing it, and such a closure reaches
-// another goroutine only through synchronization, or through a racy
-// publication that is itself reported. This drops the hooks of the
-// read-only variables that goroutines capture, which escape analysis
-// must keep. Named results, which return statements write, and
+// Independently of escape, a local variable that no pointer and no
+// closure reaches (nor the body of a range over a function, which is a
+// closure in disguise) is local wherever it is accessed, and so are its
+// fields and array elements. So is a local variable that is never
+// written after its initialization (a parameter, or a variable declared
+// by var, := or a per-iteration range clause, that no assignment,
+// increment or range clause writes and whose address, or the address of
+// a part of it, is never taken): it is only read after a write that
+// precedes the creation of every closure capturing it, and such a
+// closure reaches another goroutine only through synchronization, or
+// through a racy publication that is itself reported. This drops the
+// hooks of the read-only variables that goroutines capture, which escape
+// analysis must keep. Named results, which return statements write, and
 // package-level variables never qualify.
 package analysis

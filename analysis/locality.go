@@ -18,7 +18,7 @@ type Locality struct {
 	nlocal int
 	// results holds the names of named results in signatures, which
 	// return statements write, with whether the result is local. They
-	// are not access expressions of the syntax and not in Stats.
+	// are not access expressions of the syntax and not in stats.
 	results map[*ast.Ident]bool
 	// target holds the pointer, slice and map expressions evaluated in
 	// the package, unparenthesized, with whether everything their values
@@ -71,7 +71,7 @@ func (l *Locality) LocalTarget(e ast.Expr) bool {
 	return l.target[ast.Unparen(e)]
 }
 
-// Stats returns how many access expressions the analysis considered and
+// stats returns how many access expressions the analysis considered and
 // how many of them it found local. The access expressions considered are
 // the expressions Local answers for: every identifier denoting a
 // variable (other than struct fields and the parameter and result names
@@ -80,7 +80,7 @@ func (l *Locality) LocalTarget(e ast.Expr) bool {
 // to an array, a slice or a map, and every pointer dereference, each
 // counted once per occurrence in the syntax, including those whose value
 // is only taken by address.
-func (l *Locality) Stats() (considered, local int) {
+func (l *Locality) stats() (considered, local int) {
 	if l == nil {
 		return 0, 0
 	}
@@ -106,11 +106,15 @@ type mapper struct {
 	addrAt     map[token.Pos][]ssa.Value // base pointer of FieldAddr, IndexAddr, Lookup, MapUpdate
 	valueAt    map[token.Pos]bool        // Field or Index of a non-addressable value
 	derefAt    map[token.Pos][]ssa.Value // address operand of explicit loads and stores
-	readOnly   map[*types.Var]bool       // local variables never written after their initialization
+	vars       *Variables
 	localCache map[ast.Expr]bool
 }
 
-func newLocality(s *solver, files []*ast.File, pkg *types.Package, info *types.Info) *Locality {
+// newLocality maps what the solved escape analysis s and the syntax
+// (vars) tell back to the access expressions of files. A nil s stands
+// for an escape analysis that proves nothing local, so that only the
+// syntax answers.
+func newLocality(s *solver, vars *Variables, files []*ast.File, info *types.Info) *Locality {
 	m := &mapper{
 		s:          s,
 		info:       info,
@@ -119,13 +123,15 @@ func newLocality(s *solver, files []*ast.File, pkg *types.Package, info *types.I
 		addrAt:     make(map[token.Pos][]ssa.Value),
 		valueAt:    make(map[token.Pos]bool),
 		derefAt:    make(map[token.Pos][]ssa.Value),
-		readOnly:   readOnlyVars(files, pkg, info),
+		vars:       vars,
 		localCache: make(map[ast.Expr]bool),
 	}
-	for _, fn := range s.funcs {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				m.index(instr)
+	if s != nil {
+		for _, fn := range s.funcs {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					m.index(instr)
+				}
 			}
 		}
 	}
@@ -228,7 +234,7 @@ func (m *mapper) index(instr ssa.Instruction) {
 }
 
 // isAccess reports whether e is an access expression the analysis answers
-// for (see Stats).
+// for (see stats).
 func (m *mapper) isAccess(e ast.Expr) bool {
 	switch e := e.(type) {
 	case *ast.Ident:
@@ -245,7 +251,7 @@ func (m *mapper) isAccess(e ast.Expr) bool {
 		if !ok || !tv.IsValue() {
 			return false // generic instantiation
 		}
-		switch coreType(tv.Type).(type) {
+		switch CoreType(tv.Type).(type) {
 		case *types.Array, *types.Slice, *types.Map:
 			return true
 		case *types.Pointer:
@@ -271,10 +277,14 @@ func (m *mapper) localExpr(e ast.Expr) bool {
 }
 
 func (m *mapper) compute(e ast.Expr) bool {
-	if v := readOnlyRoot(m.info, e); v != nil && m.readOnly[v] {
-		// Only ever read after its initialization, which happens
-		// before any other goroutine can see it (see readOnlyVars).
+	if v := m.vars.Root(e); v != nil && (m.vars.Unaliased(v) || m.vars.readOnly(v)) {
+		// Reached only by the statements naming it, or only ever read
+		// after its initialization, which happens before any other
+		// goroutine can see it (see Variables).
 		return true
+	}
+	if m.s == nil {
+		return false
 	}
 	switch e := e.(type) {
 	case *ast.Ident:
@@ -348,7 +358,7 @@ func (m *mapper) allTargetsLocal(refs []*ssa.DebugRef) bool {
 // isReference reports whether values of type t refer to memory: pointers,
 // slices and maps.
 func isReference(t types.Type) bool {
-	switch coreType(t).(type) {
+	switch CoreType(t).(type) {
 	case *types.Pointer, *types.Slice, *types.Map:
 		return true
 	}
@@ -367,28 +377,4 @@ func (m *mapper) allLocal(vs []ssa.Value) bool {
 		}
 	}
 	return true
-}
-
-// coreType returns the underlying type of t, or of the single underlying
-// type of t's type set if t is a type parameter, or nil.
-func coreType(t types.Type) types.Type {
-	tp, ok := types.Unalias(t).(*types.TypeParam)
-	if !ok {
-		return t.Underlying()
-	}
-	var u types.Type
-	iface, _ := tp.Constraint().Underlying().(*types.Interface)
-	if iface == nil {
-		return nil
-	}
-	// Only the simple case of a single embedded type term is resolved;
-	// anything else is not an access the analysis answers for.
-	if iface.NumEmbeddeds() == 1 {
-		if un, ok := iface.EmbeddedType(0).(*types.Union); ok && un.Len() == 1 {
-			u = un.Term(0).Type().Underlying()
-		} else if !ok {
-			u = iface.EmbeddedType(0).Underlying()
-		}
-	}
-	return u
 }

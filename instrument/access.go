@@ -6,6 +6,8 @@ import (
 	"go/types"
 
 	"github.com/dave/dst"
+
+	"github.com/racegen/racegen/analysis"
 )
 
 // This file rewrites expressions. Each access is rewritten in place:
@@ -190,83 +192,6 @@ func (fr *fileRewriter) base(e dst.Expr) dst.Expr {
 	return fr.rvalue(e)
 }
 
-// addressable reports whether a denotes a variable (in the spec's sense).
-func (fr *fileRewriter) addressable(a ast.Expr) bool {
-	switch a := a.(type) {
-	case *ast.Ident:
-		_, ok := fr.info.Uses[a].(*types.Var)
-		return ok
-	case *ast.ParenExpr:
-		return fr.addressable(a.X)
-	case *ast.SelectorExpr:
-		sel, ok := fr.info.Selections[a]
-		if !ok {
-			_, isVar := fr.info.Uses[a.Sel].(*types.Var)
-			return isVar
-		}
-		if sel.Kind() != types.FieldVal {
-			return false
-		}
-		return sel.Indirect() || fr.addressable(a.X)
-	case *ast.IndexExpr:
-		switch u := under(fr.typeOf(a.X)).(type) {
-		case *types.Slice:
-			return true
-		case *types.Pointer:
-			return true
-		case *types.Array:
-			_ = u
-			return fr.addressable(a.X)
-		}
-	case *ast.StarExpr:
-		return true
-	}
-	return false
-}
-
-// isShared reports whether the memory a denotes may be reached by another
-// goroutine, and whether it belongs to a package-level variable.
-func (fr *fileRewriter) isShared(a ast.Expr) (shared, global bool) {
-	switch a := a.(type) {
-	case *ast.Ident:
-		v, ok := fr.info.Uses[a].(*types.Var)
-		if !ok || v.IsField() {
-			return false, false
-		}
-		if isGlobal(v) {
-			return true, true
-		}
-		return fr.shared[v], false
-	case *ast.ParenExpr:
-		return fr.isShared(a.X)
-	case *ast.SelectorExpr:
-		sel, ok := fr.info.Selections[a]
-		if !ok {
-			if _, isVar := fr.info.Uses[a.Sel].(*types.Var); isVar {
-				return true, true
-			}
-			return false, false
-		}
-		if sel.Kind() != types.FieldVal {
-			return false, false
-		}
-		if sel.Indirect() {
-			return true, false
-		}
-		return fr.isShared(a.X)
-	case *ast.IndexExpr:
-		switch under(fr.typeOf(a.X)).(type) {
-		case *types.Slice, *types.Pointer:
-			return true, false
-		case *types.Array:
-			return fr.isShared(a.X)
-		}
-	case *ast.StarExpr:
-		return true, false
-	}
-	return false, false
-}
-
 // hook wraps e, the rewritten place of the access a, in the hook that
 // records a read or write of it, if a may be shared.
 func (fr *fileRewriter) hook(a ast.Expr, e dst.Expr, write bool) dst.Expr {
@@ -352,46 +277,6 @@ func hasTypeParam(t types.Type) bool {
 	return found
 }
 
-func under(t types.Type) types.Type {
-	if t == nil {
-		return nil
-	}
-	if tp, ok := t.(*types.TypeParam); ok {
-		// The core type, if all types in the type set share one.
-		var core types.Type
-		ok := true
-		if iface, isIface := tp.Underlying().(*types.Interface); isIface {
-			n := 0
-			for i := 0; i < iface.NumEmbeddeds(); i++ {
-				if u, isUnion := iface.EmbeddedType(i).(*types.Union); isUnion {
-					for j := 0; j < u.Len(); j++ {
-						n++
-						ut := u.Term(j).Type().Underlying()
-						if core == nil {
-							core = ut
-						} else if !types.Identical(core, ut) {
-							ok = false
-						}
-					}
-				} else {
-					n++
-					ut := iface.EmbeddedType(i).Underlying()
-					if core == nil {
-						core = ut
-					} else if !types.Identical(core, ut) {
-						ok = false
-					}
-				}
-			}
-			if ok && core != nil && n > 0 {
-				return core
-			}
-		}
-		return tp.Underlying()
-	}
-	return t.Underlying()
-}
-
 func (fr *fileRewriter) isMap(a ast.Expr) bool {
 	_, ok := under(fr.typeOf(a)).(*types.Map)
 	return ok
@@ -439,7 +324,7 @@ func (fr *fileRewriter) receiver(x *dst.SelectorExpr, a *ast.SelectorExpr, sel *
 		} else {
 			x.X = fr.base(x.X)
 		}
-	case pointerRecv(sel.Obj()):
+	case analysis.PointerMethod(sel.Obj()):
 		if xptr {
 			x.X = fr.rvalue(x.X)
 		} else {
@@ -496,7 +381,7 @@ func (fr *fileRewriter) promotedRecv(x *dst.SelectorExpr, a *ast.SelectorExpr, s
 	} else {
 		cur = fr.base(x.X)
 	}
-	valueRecv := !pointerRecv(sel.Obj())
+	valueRecv := !analysis.PointerMethod(sel.Obj())
 	read := func(p dst.Expr, global bool) dst.Expr {
 		if c := fr.accessCall(p, a, global, false); c != nil {
 			return c

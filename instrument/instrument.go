@@ -11,6 +11,8 @@ import (
 
 	"github.com/dave/dst"
 	"github.com/dave/dst/decorator"
+
+	"github.com/racegen/racegen/analysis"
 )
 
 // RuntimePath is the import path of the detector runtime that rewritten
@@ -21,6 +23,9 @@ const RuntimePath = "github.com/racegen/racegen/runtime"
 type Config struct {
 	// Local, if non-nil, reports whether the memory an access expression denotes is
 	// provably reachable from only one goroutine; such accesses get no hook.
+	// analysis.Locality.Local is meant for it. Whether or not it is set,
+	// accesses to local variables that no pointer and no closure reaches
+	// (analysis.Variables.Unaliased) get no hook and are not access sites.
 	Local func(e ast.Expr) bool
 
 	// LocalTarget, if non-nil, reports whether all the memory that the
@@ -107,12 +112,12 @@ func Package(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *t
 	}()
 
 	p := &pkgRewriter{
-		fset:   fset,
-		pkg:    pkg,
-		info:   info,
-		cfg:    cfg,
-		shared: sharedVars(files, pkg, info),
-		key:    pkgKey(pkg.Path()),
+		fset: fset,
+		pkg:  pkg,
+		info: info,
+		cfg:  cfg,
+		vars: analysis.NewVariables(files, pkg, info),
+		key:  pkgKey(pkg.Path()),
 	}
 	var frs []*fileRewriter
 	for _, f := range files {
@@ -138,14 +143,14 @@ func Package(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *t
 }
 
 // A pkgRewriter holds what the rewriting of the files of one package
-// shares: type information, the site table and the variables that may be
-// shared between goroutines.
+// shares: type information, what the syntax tells about the package's
+// variables, and the site table.
 type pkgRewriter struct {
 	fset      *token.FileSet
 	pkg       *types.Package
 	info      *types.Info
 	cfg       *Config
-	shared    map[*types.Var]bool
+	vars      *analysis.Variables
 	key       uint32
 	sites     []site
 	dropped   int

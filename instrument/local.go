@@ -2,90 +2,59 @@ package instrument
 
 import (
 	"go/ast"
-	"go/token"
 	"go/types"
+
+	"github.com/racegen/racegen/analysis"
 )
 
-// sharedVars returns the local variables of the package that another
-// goroutine may reach: those whose address is taken, explicitly or by a
-// pointer-method call or by slicing an array, and those captured by a
-// closure. Every other local lives in its goroutine only, and its accesses
-// get no hook. Package-level variables are always shared and are not in
-// the map.
-func sharedVars(files []*ast.File, pkg *types.Package, info *types.Info) map[*types.Var]bool {
-	shared := make(map[*types.Var]bool)
-	local := func(id *ast.Ident) *types.Var {
-		v, ok := info.Uses[id].(*types.Var)
-		if !ok || v.IsField() || v.Pkg() != pkg || isGlobal(v) {
-			return nil
-		}
-		return v
+// Whether memory may be reached by another goroutine is decided in
+// package analysis, not here. The instrumenter asks it twice: the
+// syntax of the package (analysis.Variables, always) tells which
+// accesses are to variables that only the statements naming them reach,
+// which are not access sites at all; then Config.Local and
+// Config.LocalTarget (the escape analysis, analysis.Locality, when the
+// caller supplies it) tell which of the remaining access sites need no
+// hook. This file is the instrumenter's side of the first question.
+
+// isShared reports whether a denotes memory that a hook can record (it
+// is addressable) and that another goroutine may reach as far as the
+// syntax tells, and whether that memory belongs to a package-level
+// variable. It is false for every access to an unaliased local variable
+// (analysis.Variables.Unaliased), or to a field or array element of one.
+func (fr *fileRewriter) isShared(a ast.Expr) (shared, global bool) {
+	if !fr.addressable(a) {
+		return false, false
 	}
-	// root returns the variable whose memory the addressable e is part of.
-	var root func(e ast.Expr) *types.Var
-	root = func(e ast.Expr) *types.Var {
-		switch e := e.(type) {
-		case *ast.Ident:
-			return local(e)
-		case *ast.ParenExpr:
-			return root(e.X)
-		case *ast.SelectorExpr:
-			if sel, ok := info.Selections[e]; ok && sel.Kind() == types.FieldVal && !sel.Indirect() {
-				if _, ptr := underPointer(info.TypeOf(e.X)); !ptr {
-					return root(e.X)
-				}
-			}
-		case *ast.IndexExpr:
-			if isArray(info.TypeOf(e.X)) {
-				return root(e.X)
-			}
-		}
-		return nil
+	v := fr.vars.Root(a)
+	if v == nil {
+		return true, false // a pointer's target, a slice element, ...
 	}
-	mark := func(e ast.Expr) {
-		if v := root(e); v != nil {
-			shared[v] = true
-		}
+	return !fr.vars.Unaliased(v), isGlobal(v)
+}
+
+// addressable reports whether a denotes a variable (in the spec's sense),
+// whose address a hook can take.
+func (fr *fileRewriter) addressable(a ast.Expr) bool {
+	if id, ok := a.(*ast.Ident); ok {
+		// go/types records no operand for a variable that := redeclares.
+		v, ok := fr.info.Uses[id].(*types.Var)
+		return ok && !v.IsField()
 	}
-	for _, f := range files {
-		var lits []*ast.FuncLit
-		var visit func(n ast.Node) bool
-		visit = func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.FuncLit:
-				lits = append(lits, n)
-				ast.Inspect(n.Body, visit)
-				lits = lits[:len(lits)-1]
-				return false
-			case *ast.Ident:
-				if v := local(n); v != nil && len(lits) > 0 {
-					lit := lits[len(lits)-1]
-					if v.Pos() < lit.Pos() || v.Pos() >= lit.End() {
-						shared[v] = true
-					}
-				}
-			case *ast.UnaryExpr:
-				if n.Op == token.AND {
-					mark(n.X)
-				}
-			case *ast.SliceExpr:
-				if isArray(info.TypeOf(n.X)) {
-					mark(n.X)
-				}
-			case *ast.SelectorExpr:
-				// x.M() and x.M with a pointer method on an addressable
-				// x take x's address.
-				if sel, ok := info.Selections[n]; ok && sel.Kind() == types.MethodVal {
-					if _, ptr := underPointer(info.TypeOf(n.X)); !ptr && pointerRecv(sel.Obj()) {
-						mark(n.X)
-					}
-				}
-			}
-			return true
-		}
-		ast.Inspect(f, visit)
-	}
-	return shared
+	tv, ok := fr.info.Types[a]
+	return ok && tv.Addressable()
+}
+
+// isArray reports whether indexing or slicing a value of type t may
+// address the value's own memory (analysis.MayBeArray), so that the
+// value is not read as a whole there.
+func isArray(t types.Type) bool {
+	return analysis.MayBeArray(t)
+}
+
+// under returns the core type of t (analysis.CoreType): its underlying
+// type, or the one underlying type of a type parameter's type set, or nil.
+func under(t types.Type) types.Type {
+	return analysis.CoreType(t)
 }
 
 // underPointer returns the element type of t if t's underlying type is a
@@ -98,26 +67,4 @@ func underPointer(t types.Type) (types.Type, bool) {
 		return p.Elem(), true
 	}
 	return nil, false
-}
-
-func isArray(t types.Type) bool {
-	if t == nil {
-		return false
-	}
-	_, ok := t.Underlying().(*types.Array)
-	return ok
-}
-
-// pointerRecv reports whether the method obj has a pointer receiver.
-func pointerRecv(obj types.Object) bool {
-	fn, ok := obj.(*types.Func)
-	if !ok {
-		return false
-	}
-	sig, ok := fn.Type().(*types.Signature)
-	if !ok || sig.Recv() == nil {
-		return false
-	}
-	_, ptr := sig.Recv().Type().(*types.Pointer)
-	return ptr
 }

@@ -281,7 +281,7 @@ func (fr *fileRewriter) resultWrites(s *dst.ReturnStmt) dst.Stmt {
 		if _, obj := scope.LookupParent(name.Name, as.Pos()); obj != v {
 			return nil
 		}
-		if !fr.shared[v] || fr.zeroSize(v.Type()) {
+		if fr.vars.Unaliased(v) || fr.zeroSize(v.Type()) {
 			continue
 		}
 		if len(as.Results) == len(names) {
@@ -323,7 +323,7 @@ func (fr *fileRewriter) namedResultReads(s *dst.ReturnStmt) []dst.Stmt {
 	for _, field := range ft.Results.List {
 		for _, name := range field.Names {
 			v, ok := fr.info.Defs[name].(*types.Var)
-			if !ok || name.Name == "_" || !fr.shared[v] || fr.zeroSize(v.Type()) {
+			if !ok || name.Name == "_" || fr.vars.Unaliased(v) || fr.zeroSize(v.Type()) {
 				continue
 			}
 			if fr.cfg.Local != nil && fr.cfg.Local(name) {

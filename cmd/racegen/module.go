@@ -17,12 +17,22 @@ const racegenModule = "github.com/racegen/racegen"
 // doneFile marks a complete output directory.
 const doneFile = "done"
 
+// runtimeGoVersion is the go line of the detector runtime's module: the
+// oldest language version its source compiles as (the runtime is
+// compiled with -lang set from it). It is not racegen's own go version:
+// since Go 1.21 the go command refuses to build a module whose go line
+// is older than a dependency's ("updates to go.mod needed"), so racegen
+// cannot build a module whose go line is older than this one (the tests
+// build modules that say go 1.24). TestRuntimeGoVersion checks that it
+// is no newer than racegen's own.
+const runtimeGoVersion = "1.24"
+
 // writeRuntime writes the detector runtime's module into dir.
 func writeRuntime(dir string) error {
 	if err := os.MkdirAll(filepath.Join(dir, "runtime"), 0o777); err != nil {
 		return err
 	}
-	gomod := "module " + racegenModule + "\n\ngo 1.24\n"
+	gomod := "module " + racegenModule + "\n\ngo " + runtimeGoVersion + "\n"
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o666); err != nil {
 		return err
 	}
