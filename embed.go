@@ -13,3 +13,9 @@ import "embed"
 //
 //go:embed runtime/*.go runtime/*.s
 var RuntimeFS embed.FS
+
+// GoMod is racegen's go.mod, whose go line the runtime's module states
+// too: racegen builds the runtime as a module of its own.
+//
+//go:embed go.mod
+var GoMod []byte

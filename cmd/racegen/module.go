@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -8,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/racegen/racegen"
+	"golang.org/x/mod/modfile"
 )
 
 // racegenModule is the module path of racegen, whose runtime package the
@@ -17,22 +19,29 @@ const racegenModule = "github.com/racegen/racegen"
 // doneFile marks a complete output directory.
 const doneFile = "done"
 
-// runtimeGoVersion is the go line of the detector runtime's module: the
-// oldest language version its source compiles as (the runtime is
-// compiled with -lang set from it). It is not racegen's own go version:
-// since Go 1.21 the go command refuses to build a module whose go line
-// is older than a dependency's ("updates to go.mod needed"), so racegen
-// cannot build a module whose go line is older than this one (the tests
-// build modules that say go 1.24). TestRuntimeGoVersion checks that it
-// is no newer than racegen's own.
-const runtimeGoVersion = "1.24"
+// runtimeGoVersion returns the go line of the detector runtime's module:
+// racegen's own, as the source is the same. No user module depends on
+// the runtime's module (racegen builds it alone and links it into the
+// program), so its version constrains nobody's go line.
+func runtimeGoVersion() (string, error) {
+	v := modfile.ModulePath(racegen.GoMod)
+	f, err := modfile.ParseLax("go.mod", racegen.GoMod, nil)
+	if err != nil || f.Go == nil || v != racegenModule {
+		return "", fmt.Errorf("racegen's embedded go.mod has no go line (%v)", err)
+	}
+	return f.Go.Version, nil
+}
 
 // writeRuntime writes the detector runtime's module into dir.
 func writeRuntime(dir string) error {
 	if err := os.MkdirAll(filepath.Join(dir, "runtime"), 0o777); err != nil {
 		return err
 	}
-	gomod := "module " + racegenModule + "\n\ngo " + runtimeGoVersion + "\n"
+	v, err := runtimeGoVersion()
+	if err != nil {
+		return err
+	}
+	gomod := "module " + racegenModule + "\n\ngo " + v + "\n"
 	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(gomod), 0o666); err != nil {
 		return err
 	}
