@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: all build test vet fmt check-tidy check-generated bench bench-ops bench-runtime eval-rate eval-corpus
+.PHONY: all build test vet fmt check-tidy check-generated bench bench-ops bench-runtime eval-rate eval-corpus eval-wholeprog
 
 all: build test
 
@@ -73,3 +73,11 @@ eval-rate:
 # nothing.
 eval-corpus:
 	RACEGEN_SUITE=all $(GO) test -count=1 -run 'TestRaceSuite$$|TestNoRaceSuiteStatic$$' -v -timeout 60m ./cmd/racegen
+
+# eval-wholeprog runs testdata/wholeprog, the corpus whose races and
+# synchronization live in the standard library and in dependencies, under
+# racegen test at rate 1 and under go test -race, and prints each test's
+# verdict side by side; it fails on every disagreement with the tests'
+# names and // race lines.
+eval-wholeprog:
+	RACEGEN_WHOLEPROG=race $(GO) test -count=1 -run 'TestWholeProgram$$' -v -timeout 30m ./cmd/racegen
