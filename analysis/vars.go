@@ -178,7 +178,7 @@ func root(info *types.Info, e ast.Expr, may bool) *types.Var {
 
 // visitFile records what f tells about the variables of the package.
 func (vs *Variables) visitFile(f *ast.File) {
-	perIteration := perIterationLoops(vs.pkg, vs.info, f)
+	perIteration := PerIterationLoops(vs.pkg, vs.info, f)
 	// closures holds the function literals around the node visited,
 	// and the range statements over functions, whose bodies are
 	// function literals too: the iterator calls them, maybe on another
@@ -295,7 +295,7 @@ func (vs *Variables) mark(set map[*types.Var]bool, e ast.Expr) {
 // perIterationLoops reports whether the range loops of f declare a new
 // variable for every iteration, as they do from Go 1.22 on. An unknown
 // version counts as older.
-func perIterationLoops(pkg *types.Package, info *types.Info, f *ast.File) bool {
+func PerIterationLoops(pkg *types.Package, info *types.Info, f *ast.File) bool {
 	v := info.FileVersions[f]
 	if v == "" {
 		v = pkg.GoVersion()

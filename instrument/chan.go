@@ -6,6 +6,7 @@ import (
 	"go/types"
 
 	"github.com/dave/dst"
+	"github.com/racegen/racegen/analysis"
 )
 
 // Channel operations become the runtime's wrappers (Send, Recv, Recv2,
@@ -297,6 +298,31 @@ func (fr *fileRewriter) rangeStmt(s *dst.RangeStmt) (pre []dst.Stmt, core dst.St
 	return nil, s
 }
 
+// perLoopWrites records the writes a range clause makes to its variables
+// at the start of every iteration when they are per-loop variables: in a
+// file whose Go version is before go1.22, for k, v := range x declares k
+// and v once, for the whole loop, and each iteration assigns them. A
+// closure that a goroutine runs and that captures v then races with the
+// next iteration's assignment, the most common race in Go before 1.22.
+// (From go1.22 on, each iteration has variables of its own, which nothing
+// but the iteration writes.)
+func (fr *fileRewriter) perLoopWrites(s *dst.RangeStmt, a *ast.RangeStmt) {
+	if s.Tok != token.DEFINE || analysis.PerIterationLoops(fr.pkg, fr.info, fr.astFile()) {
+		return
+	}
+	var hooks []dst.Stmt
+	for _, e := range []ast.Expr{a.Key, a.Value} {
+		id, ok := e.(*ast.Ident)
+		if !ok || id.Name == "_" {
+			continue
+		}
+		if h := fr.hookStmt(id, true); h != nil {
+			hooks = append(hooks, fr.from(h, s))
+		}
+	}
+	s.Body.List = append(hooks, s.Body.List...)
+}
+
 // rangeChan rewrites for v := range ch { body } to
 //
 //	c := ch
@@ -379,4 +405,10 @@ func containsCallOrRecv(e ast.Expr, counts func(*ast.CallExpr) bool) bool {
 		return !found
 	})
 	return found
+}
+
+// astFile returns the syntax tree of the file being rewritten.
+func (fr *fileRewriter) astFile() *ast.File {
+	f, _ := fr.dec.Ast.Nodes[fr.file].(*ast.File)
+	return f
 }

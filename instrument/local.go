@@ -36,8 +36,9 @@ func (fr *fileRewriter) isShared(a ast.Expr) (shared, global bool) {
 // whose address a hook can take.
 func (fr *fileRewriter) addressable(a ast.Expr) bool {
 	if id, ok := a.(*ast.Ident); ok {
-		// go/types records no operand for a variable that := redeclares.
-		v, ok := fr.info.Uses[id].(*types.Var)
+		// go/types records no operand for a variable that := declares
+		// or redeclares (or a range clause declares).
+		v, ok := fr.info.ObjectOf(id).(*types.Var)
 		return ok && !v.IsField()
 	}
 	tv, ok := fr.info.Types[a]

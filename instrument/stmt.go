@@ -349,7 +349,13 @@ func (fr *fileRewriter) compound(s dst.Stmt) (pre []dst.Stmt, core dst.Stmt) {
 		s.Post = fr.ioPost(s.Post)
 		fr.blockStmt(s.Body)
 	case *dst.RangeStmt:
-		return fr.rangeStmt(s)
+		pre, core = fr.rangeStmt(s)
+		if r, ok := core.(*dst.RangeStmt); ok {
+			if a, ok := fr.dec.Ast.Nodes[r].(*ast.RangeStmt); ok {
+				fr.perLoopWrites(r, a)
+			}
+		}
+		return pre, core
 	case *dst.SelectStmt:
 		return fr.selectStmt(s)
 	case *dst.SwitchStmt:

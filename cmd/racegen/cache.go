@@ -82,8 +82,14 @@ func checkExperiments(dir string) error {
 }
 
 // goEnv returns the value of a go env variable, or "" if it cannot be read.
-func goEnv(name string) string {
-	out, err := exec.Command("go", "env", name).Output()
+func goEnv(name string) string { return goEnvIn("", name) }
+
+// goEnvIn returns the value of a go env variable for the go command run
+// in dir, or "" if it cannot be read.
+func goEnvIn(dir, name string) string {
+	cmd := exec.Command("go", "env", name)
+	cmd.Dir = dir
+	out, err := cmd.Output()
 	if err != nil {
 		return ""
 	}

@@ -238,3 +238,65 @@ func treeHash(t *testing.T, dir string) string {
 	}
 	return fmt.Sprintf("%x", h.Sum(nil))
 }
+
+// TestOldGoLine builds, in every form, modules whose go line predates
+// generics (go 1.12, as gorilla/websocket's) and per-iteration loop
+// variables (go 1.16, 1.21): racegen must build them without touching
+// their go.mod, keep their language semantics, and so report the race
+// of a goroutine capturing a range variable that the next iteration
+// writes, as go build -race does.
+func TestOldGoLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds programs")
+	}
+	src, err := os.ReadFile(filepath.Join(moduleRoot(t), "testdata", "programs", "loopvar_racy", "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Without its build constraint the file has the module's version.
+	prog := strings.Replace(string(src), "//go:build go1.21\n", "", 1)
+	marks := []string{}
+	for i, l := range strings.Split(prog, "\n") {
+		if strings.HasSuffix(l, "// race") {
+			marks = append(marks, fmt.Sprintf("main.go:%d", i+1))
+		}
+	}
+	out := t.TempDir()
+	for _, goLine := range []string{"1.12", "1.16", "1.21"} {
+		t.Run(goLine, func(t *testing.T) {
+			mod := t.TempDir()
+			gomod := "module example.com/old\n\ngo " + goLine + "\n"
+			for name, data := range map[string]string{"go.mod": gomod, "main.go": prog} {
+				if err := os.WriteFile(filepath.Join(mod, name), []byte(data), 0o666); err != nil {
+					t.Fatal(err)
+				}
+			}
+			before := treeHash(t, mod)
+			var stdout, stderr bytes.Buffer
+			if code := run([]string{"-o", out, "run", "-C", mod, "."}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "exit status 66") {
+				t.Fatalf("racegen run: exit %d, want 1 after exit status 66; stderr:\n%s", code, stderr.String())
+			}
+			for _, r := range racePositions(stderr.String()) {
+				for _, p := range r {
+					if !slices.Contains(marks, p) {
+						t.Errorf("report names %s, want the lines marked // race (%v); stderr:\n%s", p, marks, stderr.String())
+					}
+				}
+			}
+			// The -toolexec form, straight from the go command.
+			bin := filepath.Join(t.TempDir(), "old")
+			build := exec.Command("go", "build", "-toolexec="+racegenBinary(t)+" -o="+out+" toolexec", "-o", bin, ".")
+			build.Dir = mod
+			if msg, err := build.CombinedOutput(); err != nil {
+				t.Fatalf("go build -toolexec: %v\n%s", err, msg)
+			}
+			msg, err := exec.Command(bin).CombinedOutput()
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 66 {
+				t.Errorf("-toolexec build: %v, want exit 66; output:\n%s", err, msg)
+			}
+			if treeHash(t, mod) != before {
+				t.Errorf("racegen changed the module's files")
+			}
+		})
+	}
+}

@@ -13,6 +13,8 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+
+	"golang.org/x/mod/modfile"
 )
 
 // This file holds what racegen does before the go command runs: the
@@ -202,9 +204,12 @@ func (g goArgs) has(name string) bool {
 }
 
 // resolvePatterns turns the relative patterns of -accesspkg ("./...",
-// "../lib") into the import paths they match in dir, which is what the
-// wrapper can compare with the packages it compiles; the others are
-// import path patterns already.
+// "../lib") into import path patterns, which is what the wrapper can
+// compare with the packages it compiles: a directory of the main module
+// becomes its import path ("./internal/..." in module example.com/m,
+// example.com/m/internal/...); any other relative pattern, the import
+// paths the go command lists for it. The others are import path patterns
+// already.
 func resolvePatterns(dir string, patterns []string) ([]string, error) {
 	var out []string
 	for _, p := range patterns {
@@ -213,6 +218,10 @@ func resolvePatterns(dir string, patterns []string) ([]string, error) {
 		}
 		if p != "." && !strings.HasPrefix(p, "./") && !strings.HasPrefix(p, "../") && !filepath.IsAbs(p) {
 			out = append(out, p)
+			continue
+		}
+		if ip, ok := moduleImportPattern(dir, p); ok {
+			out = append(out, ip)
 			continue
 		}
 		cmd := exec.Command("go", "list", "-f", "{{.ImportPath}}", p)
@@ -229,6 +238,40 @@ func resolvePatterns(dir string, patterns []string) ([]string, error) {
 		return nil, fmt.Errorf("-accesspkg names no package")
 	}
 	return out, nil
+}
+
+// moduleImportPattern returns the import path pattern of the relative
+// pattern p, resolved in dir, if it names a directory of the main module.
+func moduleImportPattern(dir, p string) (string, bool) {
+	gomod := goEnvIn(dir, "GOMOD")
+	if gomod == "" || gomod == os.DevNull {
+		return "", false
+	}
+	data, err := os.ReadFile(gomod)
+	if err != nil {
+		return "", false
+	}
+	mod := modfile.ModulePath(data)
+	base, dots := strings.CutSuffix(filepath.ToSlash(p), "/...")
+	if !dots && base == "..." {
+		return "", false
+	}
+	abs, err := filepath.Abs(filepath.Join(dir, filepath.FromSlash(base)))
+	if err != nil || mod == "" {
+		return "", false
+	}
+	rel, err := filepath.Rel(filepath.Dir(gomod), abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	ip := mod
+	if rel != "." {
+		ip += "/" + filepath.ToSlash(rel)
+	}
+	if dots {
+		ip += "/..."
+	}
+	return ip, true
 }
 
 // versionString describes this racegen: its module version or VCS

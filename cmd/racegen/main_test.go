@@ -112,3 +112,18 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(code)
 }
+
+func TestResolvePatterns(t *testing.T) {
+	root := moduleRoot(t)
+	got, err := resolvePatterns(root, []string{"./testdata/programs/...", "./cmd/racegen", "std", "example.com/x/..."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"github.com/racegen/racegen/testdata/programs/...", "github.com/racegen/racegen/cmd/racegen", "std", "example.com/x/..."}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("resolvePatterns = %q, want %q", got, want)
+	}
+	if _, err := resolvePatterns(root, []string{""}); err == nil {
+		t.Errorf("resolvePatterns of nothing: no error")
+	}
+}

@@ -59,11 +59,12 @@ func TestStaticModes(t *testing.T) {
 	}
 	type program struct {
 		name, dir, pkg string
+		access         string // -accesspkg
 		racy           bool
 	}
-	mutex := program{"counter_mutex", root, "./testdata/programs/counter_mutex", false}
-	clock := program{"clock_racy", mod, ".", true}
-	counter := program{"counter_racy", root, "./testdata/programs/counter_racy", true}
+	mutex := program{"counter_mutex", root, "./testdata/programs/counter_mutex", "./testdata/programs/...", false}
+	clock := program{"clock_racy", mod, ".", "example.com/clock", true}
+	counter := program{"counter_racy", root, "./testdata/programs/counter_racy", "./testdata/programs/...", true}
 	modes := map[string][]program{
 		"static":  {mutex, clock},
 		"collide": {mutex, clock, counter},
@@ -82,7 +83,7 @@ func TestStaticModes(t *testing.T) {
 					var msg bytes.Buffer
 					// Every site of the program's package is sampled,
 					// none of the standard library's.
-					args := []string{"-mode=" + mode, "-rate=1", "-watchpoints=" + wp, "-accesspkg=" + p.pkg, "-o", out, "-v"}
+					args := []string{"-mode=" + mode, "-rate=1", "-watchpoints=" + wp, "-accesspkg=" + p.access, "-o", out, "-v"}
 					if mode == "collide" && !p.racy {
 						// Each of counter_mutex's 800 increments
 						// waits out its watchpoint, under the lock:
