@@ -24,7 +24,7 @@ func TestCover(t *testing.T) {
 	}
 	bin := racegenBinary(t)
 	root := moduleRoot(t)
-	out := t.TempDir()
+	out := testOut
 	racegen := func(args ...string) (string, int) {
 		t.Helper()
 		cmd := exec.Command(bin, append([]string{"-o", out}, args...)...)

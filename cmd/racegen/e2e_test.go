@@ -88,7 +88,7 @@ func TestPrograms(t *testing.T) {
 	if err != nil || len(dirs) == 0 {
 		t.Fatalf("no programs: %v", err)
 	}
-	out := t.TempDir()
+	out := testOut
 	for _, dir := range dirs {
 		name := filepath.Base(dir)
 		t.Run(name, func(t *testing.T) {
@@ -168,12 +168,12 @@ func TestForeignModule(t *testing.T) {
 	}
 	write("main.go", string(b))
 	before := treeHash(t, mod)
-	out := t.TempDir()
+	out := testOut
 
 	var stdout, stderr bytes.Buffer
 	// go run, with or without -race, exits 1 when the program fails and
 	// says how the program exited.
-	if code := run([]string{"-o", out, "-v", "run", "-C", mod, "."}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "exit status 66") {
+	if code := run([]string{"-o", out, "run", "-C", mod, "."}, &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "exit status 66") {
 		t.Fatalf("racegen run: exit %d, want 1 after the program's exit status 66; stderr:\n%s", code, stderr.String())
 	}
 	if !strings.Contains(stderr.String(), "WARNING: DATA RACE") {
@@ -186,7 +186,7 @@ func TestForeignModule(t *testing.T) {
 	if err := os.Chdir(mod); err != nil {
 		t.Fatal(err)
 	}
-	code := run([]string{"-o", out, "-v", "."}, &stdout, &stderr)
+	code := run([]string{"-o", out, "."}, &stdout, &stderr)
 	os.Chdir(wd)
 	if code != 0 {
 		t.Fatalf("racegen .: exit %d; stderr:\n%s", code, stderr.String())
@@ -196,7 +196,7 @@ func TestForeignModule(t *testing.T) {
 		t.Fatalf("printed flags %q, want -toolexec=... -pgo=off", stdout.String())
 	}
 	bin := filepath.Join(t.TempDir(), "demo")
-	if code := run([]string{"-o", out, "-v", "build", "-C", mod, "-o", bin, "."}, &stdout, &stderr); code != 0 {
+	if code := run([]string{"-o", out, "build", "-C", mod, "-o", bin, "."}, &stdout, &stderr); code != 0 {
 		t.Fatalf("racegen build: exit %d; stderr:\n%s", code, stderr.String())
 	}
 	// racegen build built the same packages with the same wrapper: the go
@@ -261,7 +261,7 @@ func TestOldGoLine(t *testing.T) {
 			marks = append(marks, fmt.Sprintf("main.go:%d", i+1))
 		}
 	}
-	out := t.TempDir()
+	out := testOut
 	for _, goLine := range []string{"1.12", "1.16", "1.21"} {
 		t.Run(goLine, func(t *testing.T) {
 			mod := t.TempDir()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -94,19 +95,31 @@ func TestRefusedEnvironments(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.want, func(t *testing.T) {
 			var out bytes.Buffer
-			if code := runWithEnv(t, tt.env, []string{"-o", t.TempDir(), "."}, &out); code != 2 || !strings.Contains(out.String(), tt.want) {
+			if code := runWithEnv(t, tt.env, []string{"-o", testOut, "."}, &out); code != 2 || !strings.Contains(out.String(), tt.want) {
 				t.Errorf("racegen with %v: exit %d, output %q; want exit 2 and %q", tt.env, code, out.String(), tt.want)
 			}
 		})
 	}
 }
 
+// testOut is the -o of every racegen the tests run: racegen's identity
+// in the go build cache names it (the runtime's source is built there),
+// so tests that share a configuration share its instrumented standard
+// library, which is then compiled once.
+var testOut string
+
 func TestMain(m *testing.M) {
 	// The go commands racegen starts must not see the test binary's
 	// coverage or race settings.
 	os.Unsetenv("GOFLAGS")
 	executable = builtRacegen
+	var err error
+	if testOut, err = os.MkdirTemp("", "racegen-out"); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
 	code := m.Run()
+	os.RemoveAll(testOut)
 	if racegenBin.path != "" {
 		os.RemoveAll(filepath.Dir(racegenBin.path))
 	}

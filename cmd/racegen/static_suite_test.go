@@ -74,7 +74,7 @@ func TestNoRaceSuiteStatic(t *testing.T) {
 			// synchronization hooks, or a collide build would wait out
 			// a watchpoint at every access of package testing too.
 			args := []string{"-mode=" + c.mode, "-rate=1", "-watchpoints=" + c.watchpoints, "-watch=" + c.watch,
-				"-accesspkg=racesuite", "-o", t.TempDir(), "test", "-C", dir, "-v", "-run=^TestNoRace", "-timeout=10m"}
+				"-accesspkg=racesuite", "-o", testOut, "test", "-C", dir, "-v", "-run=^TestNoRace", "-timeout=10m"}
 			skipped := "none"
 			if c.mode == modeCollide {
 				args = append(args, "-skip="+collideSkip)
@@ -131,7 +131,7 @@ func TestStaticRaceFreePrograms(t *testing.T) {
 		t.Fatalf("no programs: %v", err)
 	}
 	hw := hardwareWatchpoints()
-	out := t.TempDir()
+	out := testOut
 	var n int
 	for _, dir := range dirs {
 		if len(markedLines(t, dir)) > 0 {

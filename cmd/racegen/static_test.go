@@ -70,7 +70,7 @@ func TestStaticModes(t *testing.T) {
 		"collide": {mutex, clock, counter},
 	}
 	hw := hardwareWatchpoints()
-	out := t.TempDir()
+	out := testOut
 	for _, mode := range []string{"static", "collide"} {
 		for _, wp := range []string{"sw", "hw"} {
 			for _, p := range modes[mode] {

@@ -94,7 +94,7 @@ func TestRaceSuite(t *testing.T) {
 	env := []string{"GOMAXPROCS=1", "GOFLAGS=-count=1", "RACEGEN_OPTIONS=" + options}
 
 	var out bytes.Buffer
-	code := runWithEnv(t, env, []string{"-o", t.TempDir(), "test", "-C", dir, "-v", "-timeout=8m", "."}, &out)
+	code := runWithEnv(t, env, []string{"-o", testOut, "test", "-C", dir, "-v", "-timeout=8m", "."}, &out)
 	if strings.Contains(out.String(), "panic: test timed out") {
 		t.Errorf("the suite timed out:\n%s", tail(out.String(), 6000))
 	}

@@ -114,7 +114,7 @@ func TestToolexec(t *testing.T) {
 	if msg, err := goIn(t, mod, "build", "-o", filepath.Join(exe, "plain1"), "./racy"); err != nil {
 		t.Fatalf("go build: %v\n%s", err, msg)
 	}
-	toolexec := fmt.Sprintf("-toolexec=%s -o %s toolexec", bin, t.TempDir())
+	toolexec := fmt.Sprintf("-toolexec=%s -o %s toolexec", bin, testOut)
 	if msg, err := goIn(t, mod, "build", toolexec, "-o", exe+string(filepath.Separator), "./racy", "./clean"); err != nil {
 		t.Fatalf("go build %s: %v\n%s", toolexec, err, msg)
 	}

@@ -68,7 +68,7 @@ func TestWholeProgram(t *testing.T) {
 	start := time.Now()
 	var out strings.Builder
 	env := []string{"RACEGEN_OPTIONS=log_path=stdout"}
-	code := runWithEnv(t, env, []string{"-o", t.TempDir(), "test", "-C", dir, "-v", "-count=1", "-timeout=5m", "./..."}, &out)
+	code := runWithEnv(t, env, []string{"-o", testOut, "test", "-C", dir, "-v", "-count=1", "-timeout=5m", "./..."}, &out)
 	t.Logf("racegen test: exit %d after %v", code, time.Since(start).Round(time.Millisecond))
 	got, outside := parseTestRuns(out.String())
 	if len(got) == 0 {
