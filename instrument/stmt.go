@@ -52,7 +52,6 @@ func isReturn(s dst.Stmt) bool {
 	return ok
 }
 
-
 // from records that the rewriter made n for the original node o, so that
 // n carries o's position in the output.
 func (fr *fileRewriter) from(n dst.Node, o dst.Node) dst.Stmt {
