@@ -2,7 +2,6 @@ package runtime
 
 import (
 	goruntime "runtime"
-	"strconv"
 	"sync"
 	"unsafe"
 )
@@ -88,11 +87,11 @@ func stackGoid() int64 {
 	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
 		i++
 	}
-	id, err := strconv.ParseInt(string(b[:i]), 10, 64)
+	id, err := parseInt(string(b[:i]))
 	if err != nil {
 		return 0
 	}
-	return id
+	return int64(id)
 }
 
 // loadWord reads the word at address p. The detector reads the runtime's
