@@ -121,9 +121,9 @@ func startSampling(r float64) {
 	case r <= 0:
 		switchSampling(false)
 	default:
-		ready := make(chan struct{})
-		go pace(r, runtimeRand, ready)
-		<-ready
+		pacerRate, pacerReady = r, make(chan struct{})
+		go racegenPacer()
+		<-pacerReady
 	}
 }
 

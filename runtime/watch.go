@@ -109,10 +109,11 @@ func initWatch() {
 		}
 	} else {
 		e = &engine{hw: hw}
-		go hw.loop()
+		watchLoopHW = hw
+		go racegenWatchLoop()
 	}
 	curEngine.Store(e)
-	go softReaper()
+	go racegenReaper()
 }
 
 // watcher returns the engine, starting it on first use.
