@@ -95,7 +95,9 @@ func (fr *fileRewriter) rvalue(e dst.Expr) dst.Expr {
 // atomicFunc).
 func (fr *fileRewriter) replaceFunc(x dst.Expr, a ast.Expr, obj types.Object) dst.Expr {
 	var n dst.Expr
-	if r := fr.replaceObj(obj); r != "" {
+	if r := fr.replaceObj(obj); isTimerHelper(r) {
+		n = fr.timerHelper(r)
+	} else if r != "" {
 		n = fr.rt(r)
 	} else if r := atomicFunc(obj); r != "" {
 		n = fr.funcValue(obj.Type().(*types.Signature), r, siteLit(fr.newSite(a, false)))

@@ -8,14 +8,15 @@ import (
 	"github.com/dave/dst"
 )
 
-// replaceObj returns the name of the runtime function that replaces uses
-// of obj, a function whose synchronization or exit the detector must see,
-// or "" if obj is not one: os.Exit, sync.OnceFunc, OnceValue and
-// OnceValues, and time.NewTimer, After, NewTicker and Tick, whose channels
-// are sent on from inside the Go runtime. The replacements have the
-// signatures of the originals, so they serve as values too. The functions
-// of sync/atomic are replaced too (see atomicFunc), by wrappers that take
-// a site.
+// replaceObj returns the name of the function that replaces uses of obj,
+// a function whose synchronization or exit the detector must see, or ""
+// if obj is not one: os.Exit, sync.OnceFunc, OnceValue and OnceValues,
+// which the runtime replaces, and time.NewTimer, After, NewTicker and
+// Tick, whose channels are sent on from inside the Go runtime, which
+// helpers of the package replace (see timers.go and isTimerHelper). The
+// replacements have the signatures of the originals, so they serve as
+// values too. The functions of sync/atomic are replaced too (see
+// atomicFunc), by wrappers that take a site.
 func (fr *fileRewriter) replaceObj(obj types.Object) string {
 	fn, ok := obj.(*types.Func)
 	if !ok || fn.Pkg() == nil {
@@ -35,6 +36,9 @@ func (fr *fileRewriter) replaceObj(obj types.Object) string {
 			return fn.Name()
 		}
 	case "time":
+		if fr.pkg.Path() == "time" {
+			return "" // the helpers' own calls
+		}
 		switch fn.Name() {
 		case "NewTimer", "After", "NewTicker", "Tick":
 			return fn.Name()

@@ -119,6 +119,7 @@ func Package(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *t
 		vars: analysis.NewVariables(files, pkg, info),
 		key:  pkgKey(pkg.Path()),
 	}
+	p.initTimers(files)
 	var frs []*fileRewriter
 	for _, f := range files {
 		name := fset.File(f.Pos()).Name()
@@ -127,6 +128,9 @@ func Package(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *t
 			return nil, fmt.Errorf("instrument %s: %w", name, err)
 		}
 		frs = append(frs, fr)
+	}
+	if err := p.declareTimerHelpers(frs, files); err != nil {
+		return nil, fmt.Errorf("instrument %s: %w", pkg.Path(), err)
 	}
 	if len(p.sites) > 0 && len(frs) > 0 {
 		frs[0].addSiteTable()
@@ -157,6 +161,7 @@ type pkgRewriter struct {
 	sampled   []string       // positions of the sites sampled in static modes
 	unsampled int            // sites not sampled in static modes
 	ordinal   map[string]int // access sites seen so far at each position, in static modes
+	timers    timerState     // the timer helpers (timers.go)
 }
 
 // A fileRewriter rewrites one file.
@@ -196,6 +201,9 @@ func (p *pkgRewriter) rewriteFile(f *ast.File) (*fileRewriter, error) {
 		file:        df,
 		names:       fileNames(f),
 	}
+	for _, n := range p.timers.names {
+		fr.names[n] = true // a timer helper already named
+	}
 	fr.rtName = fr.freshName("racegenrt")
 	fr.raceEnabled()
 	fr.rewriteDecls()
@@ -225,10 +233,15 @@ func (fr *fileRewriter) print() ([]byte, error) {
 // addImport adds the runtime import in a declaration of its own after the
 // existing imports, which keeps import "C" and its preamble intact.
 func (fr *fileRewriter) addImport() {
-	spec := &dst.ImportSpec{
+	fr.addImportDecl(&dst.ImportSpec{
 		Name: dst.NewIdent(fr.rtName),
 		Path: &dst.BasicLit{Kind: token.STRING, Value: fmt.Sprintf("%q", RuntimePath)},
-	}
+	})
+}
+
+// addImportDecl adds spec in an import declaration of its own after the
+// existing imports.
+func (fr *fileRewriter) addImportDecl(spec *dst.ImportSpec) {
 	decl := &dst.GenDecl{Tok: token.IMPORT, Specs: []dst.Spec{spec}}
 	decl.Decs.Before = dst.NewLine
 	decl.Decs.After = dst.EmptyLine

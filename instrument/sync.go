@@ -110,11 +110,24 @@ func (fr *fileRewriter) syncCall(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 	if !ok || sel.Kind() != types.MethodVal {
 		return nil
 	}
+	timerChan := false
+	if isTimerHelper(syncWrapper(sel.Obj())) && !fr.hasTimeHost() {
+		// No file can declare the helper that names time's types.
+		if !timerChanFirst(sel.Obj().Type().(*types.Signature).Recv().Type()) {
+			return nil
+		}
+		timerChan = true
+	}
 	recv, name := fr.syncRecv(fx, fa, sel)
 	if recv == nil {
 		return nil
 	}
 	fr.rvalues(x.Args)
+	if timerChan {
+		// helper(t).Reset(d): the helper releases into t.C.
+		fx.X = &dst.CallExpr{Fun: fr.timerHelper("timerChan"), Args: []dst.Expr{recv}}
+		return x
+	}
 	args := append([]dst.Expr{recv}, x.Args...)
 	if isAtomicWrapper(name) {
 		_, global := fr.isShared(fa.X)
@@ -123,10 +136,19 @@ func (fr *fileRewriter) syncCall(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 		}
 		args = append(args, siteLit(fr.newSite(a, global)))
 	}
-	n := fr.rtCall(name, args...)
+	n := fr.wrapperCall(name, args...)
 	n.Ellipsis = x.Ellipsis
 	moveDecs(n, x)
 	return n
+}
+
+// wrapperCall returns the call of the wrapper name of a sync or timer
+// method: a runtime function, or a timer helper (timers.go).
+func (fr *fileRewriter) wrapperCall(name string, args ...dst.Expr) *dst.CallExpr {
+	if isTimerHelper(name) {
+		return &dst.CallExpr{Fun: fr.timerHelper(name), Args: args}
+	}
+	return fr.rtCall(name, args...)
 }
 
 // syncRecv rewrites the receiver of the sync method selected by fx and
@@ -139,7 +161,7 @@ func (fr *fileRewriter) syncRecv(fx *dst.SelectorExpr, fa *ast.SelectorExpr, sel
 		return fr.rvalue(fx.X), name
 	}
 	name := syncWrapper(sel.Obj())
-	if name == "" {
+	if name == "" || isTimerHelper(name) && fr.pkg.Path() == "time" {
 		return nil, ""
 	}
 	// Spell the path to the embedded sync value: x.F1.F2...
@@ -242,7 +264,7 @@ func (fr *fileRewriter) syncMethodValue(x *dst.SelectorExpr, a *ast.SelectorExpr
 	if isAtomicWrapper(name) {
 		args = append(args, siteLit(fr.newSite(a, false)))
 	}
-	call := fr.rtCall(name, args...)
+	call := fr.wrapperCall(name, args...)
 	call.Ellipsis = sig.Variadic()
 	var body dst.Stmt = exprStmt(call)
 	if sig.Results().Len() > 0 {

@@ -1,7 +1,5 @@
 package runtime
 
-import "time"
-
 // buildRate is the sampling rate racegen -rate built this program with.
 // racegen writes its own copy of this file into each instrumented build;
 // the RACEGEN_OPTIONS option rate overrides it when the program starts.
@@ -12,6 +10,6 @@ const buildRate = 1.0
 // races on watchpoints, CRSampler) or "collide" (DataCollider).
 const buildMode = "dynamic"
 
-// buildWatch is the time limit of a watchpoint (racegen -watch); the
-// RACEGEN_OPTIONS option watch overrides it.
-const buildWatch = 15 * time.Millisecond
+// buildWatch is the time limit of a watchpoint in nanoseconds (racegen
+// -watch); the RACEGEN_OPTIONS option watch overrides it.
+const buildWatch = 15_000_000

@@ -15,7 +15,7 @@ func newTestController(t *testing.T, r float64) *controller {
 		setCounting(false)
 		switchSampling(true)
 	})
-	return &controller{rate: r, rng: rand.New(rand.NewPCG(1, 2)), slow: 1}
+	return &controller{rate: r, rand: rand.New(rand.NewPCG(1, 2)).Uint64, slow: 1}
 }
 
 // TestControllerMeasures checks which periods count synchronization
@@ -96,7 +96,7 @@ func TestControllerEnds(t *testing.T) {
 		if tt.unpaced {
 			c.rateOn = 0
 		}
-		if got := c.ended(tt.work, tt.elapsed); got != tt.want {
+		if got := c.ended(tt.work, int64(tt.elapsed)); got != tt.want {
 			t.Errorf("%s: ended(%d, %v) = %v, want %v", tt.name, tt.work, tt.elapsed, got, tt.want)
 		}
 	}
@@ -111,21 +111,21 @@ func TestControllerEnds(t *testing.T) {
 func TestControllerLearnsPace(t *testing.T) {
 	c := &controller{slow: 1}
 	c.measured = true
-	c.finish(periodWork, time.Millisecond) // 2e6 operations per second
+	c.finish(periodWork, int64(time.Millisecond)) // 2e6 operations per second
 	if c.rateOff != 2e6 {
 		t.Fatalf("rateOff = %g after a measured period, want 2e6", c.rateOff)
 	}
 	c.measured = false
-	c.finish(periodWork, 100*time.Millisecond)
+	c.finish(periodWork, int64(100*time.Millisecond))
 	if c.rateOff != 2e6 {
 		t.Errorf("rateOff = %g after an unmeasured period, want it unchanged", c.rateOff)
 	}
 	c.on, c.measured = true, true
-	c.finish(periodWork, 4*time.Millisecond) // 5e5 per second: 4x slower
+	c.finish(periodWork, int64(4*time.Millisecond)) // 5e5 per second: 4x slower
 	if c.slow != 4 {
 		t.Errorf("slow = %g, want 4", c.slow)
 	}
-	c.finish(periodWork/8, time.Millisecond)
+	c.finish(periodWork/8, int64(time.Millisecond))
 	if c.slow != 4 {
 		t.Errorf("slow = %g after a period with too few operations to measure, want 4", c.slow)
 	}

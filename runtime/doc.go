@@ -21,4 +21,53 @@
 // exported functions are the hooks the instrumenter emits; a program never
 // calls them by hand, but their contracts are documented here because the
 // instrumenter relies on them. See docs/runtime.md for the data structures.
+//
+// # The narrow waist
+//
+// Everything the detector learns of a program comes through a few hooks:
+//
+//   - accesses: R and W, Read, Write, ReadRange and WriteRange at full
+//     and dynamic sampling; SR, SW, CR and CW in static and collide
+//     builds; and Idle, with which a loop that only computes skips them
+//     while the detector has nothing to do;
+//   - acquire and release: ChanPreSend, ChanPreRecv and ChanPreClose, and
+//     the Chan they return (PostSend, PostRecv), for any object that one
+//     goroutine releases into and another acquires from; IORelease and
+//     IOAcquire for the one object that stands for all input and output;
+//   - goroutines: GoFork, GoStart and GoEnd;
+//   - sites: RegisterSites, which gives the site numbers passed to the
+//     other hooks their positions;
+//   - the end of a program or test: Races, TestCheck, Exit, ExitCode and
+//     MainDone.
+//
+// # Convenience wrappers
+//
+// The other exported functions perform an operation and tell the detector
+// about it in one call, which is shorter to emit and cheaper to run than
+// the operation between hooks:
+//
+//   - maps, slices and strings: MapR, MapW, MapOf, SliceR, SliceW,
+//     Append, AppendString, Copy and CopyString;
+//   - channels: Send, Recv, Recv2, Close and ChanOf;
+//   - package sync: Lock, Unlock, TryLock, RLock, RUnlock, RWLock,
+//     RWUnlock, RWTryLock, TryRLock, RLocker, LockerLock, LockerUnlock, the
+//     WaitGroup, Once, Cond, Map and Pool functions, OnceFunc, OnceValue and
+//     OnceValues;
+//   - package sync/atomic: the Atomic functions (atomic_gen.go);
+//   - the results of input and output calls: IO1, IO2 and IO3.
+//
+// Timers have no wrappers here: the instrumenter declares them in the
+// rewritten package itself (instrument/timers.go), because the detector
+// does not import package time.
+//
+// # What the detector depends on
+//
+// A package the detector imports cannot be instrumented, for instrumented
+// code imports the detector. So the detector imports nothing but runtime,
+// unsafe, sync, sync/atomic, math/bits, weak and runtime/metrics
+// (closure_test.go checks it): it formats, parses, reads the environment,
+// keeps time and makes system calls with its own small code and with
+// functions the Go runtime provides to other packages (see the
+// go:linkname directives), and its goroutines are hidden from the
+// program (hidden.go).
 package runtime

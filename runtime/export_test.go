@@ -11,12 +11,12 @@ import (
 // previous writer.
 func SetOutput(w io.Writer) (restore func()) {
 	out.mu.Lock()
-	old := out.w
-	out.w = w
+	old := out.hook
+	out.hook = func(b []byte) { w.Write(b) }
 	out.mu.Unlock()
 	return func() {
 		out.mu.Lock()
-		out.w = old
+		out.hook = old
 		out.mu.Unlock()
 	}
 }

@@ -2,7 +2,6 @@ package runtime
 
 import (
 	goruntime "runtime"
-	"strconv"
 	"sync"
 	"unsafe"
 )
@@ -23,27 +22,30 @@ var goidOff uintptr
 
 var calibrateOnce sync.Once
 
+// A goidProbe is the start of a goroutine's g struct, with its id.
+type goidProbe struct {
+	g  uintptr
+	id int64
+	w  [gScanWords]uintptr
+}
+
+// takeGoidProbe probes the calling goroutine.
+func takeGoidProbe() goidProbe {
+	p := goidProbe{g: getg(), id: stackGoid()}
+	for i := range p.w {
+		p.w[i] = loadWord(p.g + uintptr(i)*unsafe.Sizeof(uintptr(0)))
+	}
+	return p
+}
+
 func calibrateGoid() {
 	if !haveGetg {
 		return
 	}
-	type probe struct {
-		g  uintptr
-		id int64
-		w  [gScanWords]uintptr
-	}
-	take := func() probe {
-		p := probe{g: getg(), id: stackGoid()}
-		for i := range p.w {
-			p.w[i] = loadWord(p.g + uintptr(i)*unsafe.Sizeof(uintptr(0)))
-		}
-		return p
-	}
-	probes := []probe{take()}
+	probes := []goidProbe{takeGoidProbe()}
 	for range 3 {
-		ch := make(chan probe)
-		go func() { ch <- take() }()
-		probes = append(probes, <-ch)
+		go racegenGoidProbe()
+		probes = append(probes, <-goidProbes)
 	}
 	found := uintptr(0)
 	for i := 2; i < gScanWords; i++ { // words 0 and 1 are the stack bounds
@@ -88,11 +90,11 @@ func stackGoid() int64 {
 	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
 		i++
 	}
-	id, err := strconv.ParseInt(string(b[:i]), 10, 64)
+	id, err := parseInt(string(b[:i]))
 	if err != nil {
 		return 0
 	}
-	return id
+	return int64(id)
 }
 
 // loadWord reads the word at address p. The detector reads the runtime's

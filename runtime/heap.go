@@ -102,21 +102,6 @@ func armSentinel() {
 	})
 }
 
-// The runtime package is imported by every instrumented package, so its
-// initialization runs before any hook can.
-func init() {
-	loadOptions()
-	if staticSync {
-		startWatch()
-	} else {
-		startSampling(opts.rate)
-	}
-	calibrateOnce.Do(calibrateGoid)
-	gcGen.Store(exactGen())
-	armSentinel()
-	go sweeper()
-}
-
 // sweeper drops the metadata of dead objects after each GC cycle, which
 // bounds the detector's memory by what the live program touched, and
 // forgets old history when the pacer asks (expire.go).

@@ -1,13 +1,5 @@
 package runtime
 
-import (
-	"fmt"
-	"os"
-	"strconv"
-	"strings"
-	"time"
-)
-
 // Options are read once, at start-up, from the environment variable
 // RACEGEN_OPTIONS, which has the syntax of GORACE: space-separated
 // name=value pairs.
@@ -38,9 +30,9 @@ type options struct {
 	json            bool
 	dedup           bool    // report each pair of sites once
 	rate            float64 // sampling rate
-	watch           time.Duration
-	swWatch         bool // watchpoints=sw
-	history         int  // non-sampling periods history outlives, 0 for no limit
+	watch           int64   // ns
+	swWatch         bool    // watchpoints=sw
+	history         int     // non-sampling periods history outlives, 0 for no limit
 }
 
 // OptionsEnv is the environment variable the options are read from.
@@ -49,9 +41,9 @@ const OptionsEnv = "RACEGEN_OPTIONS"
 var opts = options{exitCode: 66, dedup: true, rate: buildRate, watch: buildWatch, history: defaultHistory}
 
 func loadOptions() {
-	o, errs := parseOptions(os.Getenv(OptionsEnv))
+	o, errs := parseOptions(getenv(OptionsEnv))
 	for _, err := range errs {
-		fmt.Fprintf(os.Stderr, "racegen: %s: %v\n", OptionsEnv, err)
+		printStderr("racegen: " + OptionsEnv + ": " + err.Error() + "\n")
 	}
 	opts = o
 }
@@ -61,10 +53,10 @@ func loadOptions() {
 func parseOptions(s string) (options, []error) {
 	o := options{exitCode: 66, dedup: true, rate: buildRate, watch: buildWatch, history: defaultHistory}
 	var errs []error
-	for _, f := range strings.Fields(s) {
-		name, val, ok := strings.Cut(f, "=")
+	for _, f := range fields(s) {
+		name, val, ok := cut(f, "=")
 		if !ok {
-			errs = append(errs, fmt.Errorf("%q is not name=value", f))
+			errs = append(errs, errorString(string(appendJSONString(nil, f))+" is not name=value"))
 			continue
 		}
 		var err error
@@ -72,9 +64,9 @@ func parseOptions(s string) (options, []error) {
 		case "log_path":
 			o.logPath = val
 		case "exitcode":
-			o.exitCode, err = strconv.Atoi(val)
+			o.exitCode, err = parseInt(val)
 			if err == nil && (o.exitCode < 0 || o.exitCode > 255) {
-				err = fmt.Errorf("out of range [0, 255]")
+				err = errorString("out of range [0, 255]")
 			}
 			if err != nil {
 				o.exitCode = 66
@@ -82,25 +74,25 @@ func parseOptions(s string) (options, []error) {
 		case "halt_on_error":
 			o.haltOnError, err = parseBool(val)
 		case "rate":
-			o.rate, err = strconv.ParseFloat(val, 64)
+			o.rate, err = parseFloat(val)
 			if err == nil && !(o.rate >= 0 && o.rate <= 1) {
-				err = fmt.Errorf("out of range [0, 1]")
+				err = errorString("out of range [0, 1]")
 			}
 			if err != nil {
 				o.rate = buildRate
 			}
 		case "history":
-			o.history, err = strconv.Atoi(val)
+			o.history, err = parseInt(val)
 			if err == nil && o.history < 0 {
-				err = fmt.Errorf("must not be negative")
+				err = errorString("must not be negative")
 			}
 			if err != nil {
 				o.history = defaultHistory
 			}
 		case "watch":
-			o.watch, err = time.ParseDuration(val)
+			o.watch, err = parseDuration(val)
 			if err == nil && o.watch <= 0 {
-				err = fmt.Errorf("must be positive")
+				err = errorString("must be positive")
 			}
 			if err != nil {
 				o.watch = buildWatch
@@ -112,7 +104,7 @@ func parseOptions(s string) (options, []error) {
 			case "sw":
 				o.swWatch = true
 			default:
-				err = fmt.Errorf("want hw or sw")
+				err = errorString("want hw or sw")
 			}
 		case "suppress_equal_stacks":
 			o.dedup, err = parseBool(val)
@@ -125,13 +117,13 @@ func parseOptions(s string) (options, []error) {
 			case "text":
 				o.json = false
 			default:
-				err = fmt.Errorf("want text or json")
+				err = errorString("want text or json")
 			}
 		default:
-			err = fmt.Errorf("unknown option")
+			err = errorString("unknown option")
 		}
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%s=%s: %w", name, val, err))
+			errs = append(errs, wrap(name+"="+val, err))
 		}
 	}
 	return o, errs
@@ -144,5 +136,5 @@ func parseBool(s string) (bool, error) {
 	case "0", "false":
 		return false, nil
 	}
-	return false, fmt.Errorf("want 0 or 1")
+	return false, errorString("want 0 or 1")
 }

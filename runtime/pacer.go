@@ -1,11 +1,6 @@
 package runtime
 
-import (
-	"math/rand/v2"
-	"sync/atomic"
-	"time"
-	"unsafe"
-)
+import "sync/atomic"
 
 // Pacer (Bond, Coons and McKinley, PLDI 2010) samples race detection by
 // global periods: in a sampling period the detector runs FastTrack; in a
@@ -54,8 +49,8 @@ var samplingPeriod atomic.Uint32
 // as at rate 0.
 const (
 	periodWork   = 2000
-	periodTime   = 2 * time.Millisecond
-	pacerTick    = 200 * time.Microsecond
+	periodTime   = 2 * millisecond
+	pacerTick    = 200 * microsecond
 	measureEvery = 8
 	maxSlow      = 100 // the largest slowdown the estimate may give
 )
@@ -126,25 +121,26 @@ func startSampling(r float64) {
 	case r <= 0:
 		switchSampling(false)
 	default:
-		rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(uintptr(unsafe.Pointer(&r)))))
-		ready := make(chan struct{})
-		go pace(r, rng, ready)
-		<-ready
+		pacerRate, pacerReady = r, make(chan struct{})
+		go racegenPacer()
+		<-pacerReady
 	}
 }
 
-// pace runs the sampling periods of rate r for the life of the program.
-func pace(r float64, rng *rand.Rand, ready chan<- struct{}) {
-	c := controller{rate: r, rng: rng, slow: 1, quiet: quietPeriods{limit: opts.history}}
+// pace runs the sampling periods of rate r for the life of the program,
+// drawing their random choices from rand, and closes ready once the first
+// has begun.
+func pace(r float64, rand func() uint64, ready chan<- struct{}) {
+	c := controller{rate: r, rand: rand, slow: 1, quiet: quietPeriods{limit: opts.history}}
 	// The first period is decided at once, so that the start of the
 	// program is sampled with probability r like the rest of it.
 	c.begin()
 	close(ready)
 	last := totalSyncOps()
-	start := time.Now()
+	start := nanotime()
 	for {
-		time.Sleep(pacerTick)
-		now, elapsed := totalSyncOps(), time.Since(start)
+		sleep(pacerTick)
+		now, elapsed := totalSyncOps(), nanotime()-start
 		if !c.ended(now-last, elapsed) {
 			continue
 		}
@@ -152,7 +148,7 @@ func pace(r float64, rng *rand.Rand, ready chan<- struct{}) {
 			requestExpiry()
 		}
 		c.begin()
-		last, start = now, time.Now()
+		last, start = now, nanotime()
 	}
 }
 
@@ -160,7 +156,7 @@ func pace(r float64, rng *rand.Rand, ready chan<- struct{}) {
 // measured, and when it ends.
 type controller struct {
 	rate float64
-	rng  *rand.Rand
+	rand func() uint64 // uniformly distributed random numbers
 
 	on, measured bool
 	n            uint64 // periods begun
@@ -176,7 +172,7 @@ type controller struct {
 // begin starts the next period.
 func (c *controller) begin() {
 	c.n++
-	c.on = c.rng.Float64() < c.rate
+	c.on = randFloat64(c.rand) < c.rate
 	// Without a pace to go by, the period must count.
 	c.measured = c.on || c.rateOff == 0 || c.n%measureEvery == 0
 	setCounting(c.measured)
@@ -184,7 +180,7 @@ func (c *controller) begin() {
 }
 
 // ended reports whether the period has ended after work counted
-// operations and elapsed time.
+// operations and elapsed nanoseconds.
 //
 // A period ends after periodWork operations, or at a time limit for
 // programs that rarely synchronize, which a sampling period stretches by
@@ -194,27 +190,27 @@ func (c *controller) begin() {
 // every race of a program too short for the estimate, a test binary say,
 // would be found less often than the rate (2% at rate 0.1, for 100 tests
 // whose races are each between the test and a goroutine it starts).
-func (c *controller) ended(work uint64, elapsed time.Duration) bool {
-	limit := periodTime
+func (c *controller) ended(work uint64, elapsed int64) bool {
+	limit := int64(periodTime)
 	switch {
 	case c.rateOn == 0 || c.rateOff == 0:
 		limit = maxSlow * periodTime
 	case c.on:
-		limit = time.Duration(float64(periodTime) * c.slow)
+		limit = int64(float64(periodTime) * c.slow)
 	}
 	if !c.measured {
 		// periodWork operations at the measured pace.
-		return elapsed.Seconds()*c.rateOff >= periodWork || elapsed >= limit
+		return seconds(elapsed)*c.rateOff >= periodWork || elapsed >= limit
 	}
 	return work >= periodWork || elapsed >= limit
 }
 
 // finish folds the period's measurements into the estimates and reports
 // whether the access history is to be forgotten now (quietPeriods).
-func (c *controller) finish(work uint64, elapsed time.Duration) bool {
+func (c *controller) finish(work uint64, elapsed int64) bool {
 	if c.measured && work >= periodWork/4 {
 		// Enough operations to measure this period's pace.
-		opsPerSec := float64(work) / elapsed.Seconds()
+		opsPerSec := float64(work) / seconds(elapsed)
 		if c.on {
 			c.rateOn = smooth(c.rateOn, opsPerSec)
 		} else {

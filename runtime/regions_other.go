@@ -1,6 +1,9 @@
-//go:build !unix
+//go:build !(linux && (amd64 || arm64))
 
 package runtime
 
-// newRegionTable allocates the region table on the Go heap.
+// newRegionTable allocates the region table on the Go heap: the detector
+// maps memory itself only on Linux (sys_linux.go). The table is 32 MB of
+// zeros that the heap takes fresh from the system, so it stays virtual
+// until written, but it counts towards the heap's size.
 func newRegionTable() []uintptr { return make([]uintptr, 1<<(addrBits-regionBits)) }

@@ -1,13 +1,7 @@
 package runtime
 
 import (
-	"encoding/json"
-	"fmt"
-	"io"
-	"os"
 	goruntime "runtime"
-	"strconv"
-	"strings"
 	"sync"
 )
 
@@ -35,12 +29,6 @@ import (
 // reported holds the site pairs already reported: each distinct pair of
 // sites is reported once.
 var reported sync.Map // [2]uint64 -> struct{}
-
-var out struct {
-	mu sync.Mutex
-	w  io.Writer
-	f  *os.File
-}
 
 // reportRace reports a race between the current access and cf, unless the
 // pair of sites was reported already or cf's history may describe an
@@ -76,8 +64,7 @@ func reportRace(t *thread, addr, size uintptr, site uint64, write bool, cf confl
 	writeReport(&r)
 	races.Add(1)
 	if opts.haltOnError {
-		flushLog()
-		os.Exit(opts.exitCode)
+		exit(opts.exitCode)
 	}
 	return true
 }
@@ -99,10 +86,10 @@ type accessInfo struct {
 }
 
 type frame struct {
-	Func string `json:"func"`
-	File string `json:"file"`
-	Line int    `json:"line"`
-	Off  uint64 `json:"-"` // pc - entry, printed as +0x..
+	Func string
+	File string
+	Line int
+	Off  uint64 // pc - entry, printed as +0x..
 }
 
 type goroutineInfo struct {
@@ -140,7 +127,7 @@ func frames(pcs []uintptr) []frame {
 		f, more := it.Next()
 		// Like go build -race, leave out the detector's own frames and
 		// the runtime's frames that start every goroutine.
-		if f.Function != "" && !strings.HasPrefix(f.Function, selfPrefix) &&
+		if f.Function != "" && !hasPrefix(f.Function, selfPrefix) &&
 			f.Function != "runtime.goexit" && f.Function != "runtime.main" {
 			fs = append(fs, frame{Func: f.Function, File: f.File, Line: f.Line, Off: uint64(f.PC - f.Entry)})
 		}
@@ -164,44 +151,13 @@ func (r *race) siteFrame() []frame {
 }
 
 func writeReport(r *race) {
-	var b strings.Builder
+	var b []byte
 	if opts.json {
-		writeJSON(&b, r)
+		b = appendJSON(b, r)
 	} else {
-		writeText(&b, r)
+		b = appendText(b, r)
 	}
-	out.mu.Lock()
-	defer out.mu.Unlock()
-	if out.w == nil {
-		out.w = openLog()
-	}
-	io.WriteString(out.w, b.String())
-}
-
-func openLog() io.Writer {
-	switch opts.logPath {
-	case "", "stderr":
-		return os.Stderr
-	case "stdout":
-		return os.Stdout
-	}
-	name := opts.logPath + "." + strconv.Itoa(os.Getpid())
-	f, err := os.OpenFile(name, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o666)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "racegen: cannot open log_path: %v; reporting to stderr\n", err)
-		return os.Stderr
-	}
-	out.f = f
-	return f
-}
-
-// flushLog makes the reports written so far durable before an exit.
-func flushLog() {
-	out.mu.Lock()
-	defer out.mu.Unlock()
-	if out.f != nil {
-		out.f.Sync()
-	}
+	writeOutput(b)
 }
 
 // op names the access as in the report's first line.
@@ -219,39 +175,60 @@ func opName(write bool) string {
 	return "Read"
 }
 
-func goroutineName(goid int64) string {
+// lowerOp is op in lower case: "read", "write" or "read or write".
+func lowerOp(op string) string { return string(op[0]-'A'+'a') + op[1:] }
+
+func appendGoroutineName(b []byte, goid int64) []byte {
 	switch goid {
 	case 0:
-		return "unknown goroutine"
+		return append(b, "unknown goroutine"...)
 	case 1:
-		return "main goroutine"
+		return append(b, "main goroutine"...)
 	}
-	return "goroutine " + strconv.FormatInt(goid, 10)
+	return appendInt(append(b, "goroutine "...), goid)
 }
 
 func stripPath(file string) string {
-	if p := opts.stripPathPrefix; p != "" {
-		return strings.TrimPrefix(file, p)
+	if p := opts.stripPathPrefix; p != "" && hasPrefix(file, p) {
+		return file[len(p):]
 	}
 	return file
 }
 
-func writeFrames(b *strings.Builder, fs []frame, offsets bool) {
-	for _, f := range fs {
-		fmt.Fprintf(b, "  %s()\n      %s:%d", f.Func, stripPath(f.File), f.Line)
-		if offsets {
-			fmt.Fprintf(b, " +0x%x", f.Off)
-		}
-		b.WriteByte('\n')
-	}
+// appendAddr appends an address as go build -race prints it: 0x and at
+// least 12 hexadecimal digits.
+func appendAddr(b []byte, addr uintptr) []byte {
+	return appendHex(append(b, "0x"...), uint64(addr), 12)
 }
 
-func writeText(b *strings.Builder, r *race) {
-	b.WriteString("==================\nWARNING: DATA RACE\n")
-	fmt.Fprintf(b, "%s at 0x%012x by %s:\n", r.cur.op(), r.addr, goroutineName(r.cur.goid))
-	writeFrames(b, r.cur.stack, true)
-	fmt.Fprintf(b, "\nPrevious %s at 0x%012x by %s:\n", strings.ToLower(opName(r.prev.write)), r.addr, goroutineName(r.prev.goid))
-	writeFrames(b, r.siteFrame(), false)
+func appendFrames(b []byte, fs []frame, offsets bool) []byte {
+	for _, f := range fs {
+		b = append(b, "  "...)
+		b = append(b, f.Func...)
+		b = append(b, "()\n      "...)
+		b = append(b, stripPath(f.File)...)
+		b = appendInt(append(b, ':'), int64(f.Line))
+		if offsets {
+			b = appendHex(append(b, " +0x"...), f.Off, 0)
+		}
+		b = append(b, '\n')
+	}
+	return b
+}
+
+func appendText(b []byte, r *race) []byte {
+	b = append(b, "==================\nWARNING: DATA RACE\n"...)
+	b = append(b, r.cur.op()...)
+	b = appendAddr(append(b, " at "...), r.addr)
+	b = appendGoroutineName(append(b, " by "...), r.cur.goid)
+	b = append(b, ":\n"...)
+	b = appendFrames(b, r.cur.stack, true)
+	b = append(b, "\nPrevious "...)
+	b = append(b, lowerOp(opName(r.prev.write))...)
+	b = appendAddr(append(b, " at "...), r.addr)
+	b = appendGoroutineName(append(b, " by "...), r.prev.goid)
+	b = append(b, ":\n"...)
+	b = appendFrames(b, r.siteFrame(), false)
 	for _, g := range []goroutineInfo{r.cur.g, r.prev.g} {
 		if g.goid <= 1 {
 			continue
@@ -260,59 +237,68 @@ func writeText(b *strings.Builder, r *race) {
 		if g.finished {
 			state = "finished"
 		}
-		fmt.Fprintf(b, "\nGoroutine %d (%s) created at:\n", g.goid, state)
+		b = appendInt(append(b, "\nGoroutine "...), g.goid)
+		b = append(b, " ("...)
+		b = append(b, state...)
+		b = append(b, ") created at:\n"...)
 		if len(g.created) > 0 {
-			writeFrames(b, g.created, true)
+			b = appendFrames(b, g.created, true)
 		} else if g.createdBy != "" {
-			writeCreatedBy(b, g.createdBy)
+			b = appendCreatedBy(b, g.createdBy)
 		}
 	}
-	b.WriteString("==================\n")
+	return append(b, "==================\n"...)
 }
 
-// writeCreatedBy formats the runtime's "created by f in goroutine N\n\tfile:line +0x.."
+// appendCreatedBy formats the runtime's "created by f in goroutine N\n\tfile:line +0x.."
 // lines in the report's frame layout.
-func writeCreatedBy(b *strings.Builder, s string) {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	if len(lines) == 0 {
-		return
-	}
-	fn := strings.TrimPrefix(lines[0], "created by ")
-	if i := strings.Index(fn, " in goroutine"); i >= 0 {
+func appendCreatedBy(b []byte, s string) []byte {
+	lines := split(trimSpace(s), "\n")
+	fn, _ := cutPrefix(lines[0], "created by ")
+	if i := index(fn, " in goroutine"); i >= 0 {
 		fn = fn[:i]
 	}
-	fmt.Fprintf(b, "  %s()\n", fn)
+	b = append(b, "  "...)
+	b = append(b, fn...)
+	b = append(b, "()\n"...)
 	if len(lines) > 1 {
-		fmt.Fprintf(b, "      %s\n", stripPath(strings.TrimSpace(lines[1])))
+		b = append(b, "      "...)
+		b = append(b, stripPath(trimSpace(lines[1]))...)
+		b = append(b, '\n')
 	}
+	return b
 }
 
-type jsonAccess struct {
-	Op        string  `json:"op"`
-	Goroutine int64   `json:"goroutine"`
-	Stack     []frame `json:"stack"`
+// appendJSON appends r as one line of JSON, as encoding/json encodes
+//
+//	{"addr": "0x...", "access": A, "previous": A}
+//
+// where A is {"op": "read", "goroutine": N, "stack": [{"func": F, "file": F, "line": N}, ...]}.
+func appendJSON(b []byte, r *race) []byte {
+	b = append(b, `{"addr":`...)
+	b = appendJSONString(b, string(appendAddr(nil, r.addr)))
+	b = append(b, `,"access":`...)
+	b = appendJSONAccess(b, lowerOp(r.cur.op()), r.cur.goid, r.cur.stack)
+	b = append(b, `,"previous":`...)
+	b = appendJSONAccess(b, lowerOp(opName(r.prev.write)), r.prev.goid, r.siteFrame())
+	return append(b, "}\n"...)
 }
 
-type jsonRace struct {
-	Addr     string     `json:"addr"`
-	Access   jsonAccess `json:"access"`
-	Previous jsonAccess `json:"previous"`
-}
-
-func writeJSON(b *strings.Builder, r *race) {
-	strip := func(fs []frame) []frame {
-		out := make([]frame, len(fs))
-		for i, f := range fs {
-			f.File = stripPath(f.File)
-			out[i] = f
+func appendJSONAccess(b []byte, op string, goid int64, stack []frame) []byte {
+	b = append(b, `{"op":`...)
+	b = appendJSONString(b, op)
+	b = appendInt(append(b, `,"goroutine":`...), goid)
+	b = append(b, `,"stack":[`...)
+	for i, f := range stack {
+		if i > 0 {
+			b = append(b, ',')
 		}
-		return out
+		b = append(b, `{"func":`...)
+		b = appendJSONString(b, f.Func)
+		b = append(b, `,"file":`...)
+		b = appendJSONString(b, stripPath(f.File))
+		b = appendInt(append(b, `,"line":`...), int64(f.Line))
+		b = append(b, '}')
 	}
-	j := jsonRace{
-		Addr:     fmt.Sprintf("0x%012x", r.addr),
-		Access:   jsonAccess{strings.ToLower(r.cur.op()), r.cur.goid, strip(r.cur.stack)},
-		Previous: jsonAccess{strings.ToLower(opName(r.prev.write)), r.prev.goid, strip(r.siteFrame())},
-	}
-	enc := json.NewEncoder(b)
-	enc.Encode(j) // cannot fail: plain strings and numbers into a Builder
+	return append(b, "]}"...)
 }

@@ -1,10 +1,6 @@
 package runtime
 
-import (
-	"strconv"
-	"strings"
-	"sync"
-)
+import "sync"
 
 // A site is a static access in instrumented source. The instrumenter
 // numbers the sites of each package from 1 and passes
@@ -75,10 +71,13 @@ func sitePosition(site uint64) (Position, bool) {
 }
 
 func parseSites(raw string) []Position {
-	lines := strings.Split(strings.TrimSuffix(raw, "\n"), "\n")
+	if hasSuffix(raw, "\n") {
+		raw = raw[:len(raw)-1]
+	}
+	lines := split(raw, "\n")
 	ps := make([]Position, len(lines))
 	for i, l := range lines {
-		pos, fn, _ := strings.Cut(l, "\t")
+		pos, fn, _ := cut(l, "\t")
 		ps[i].Func = fn
 		// file:line:col, where file may itself contain colons.
 		rest, col, ok := cutLast(pos, ":")
@@ -89,19 +88,12 @@ func parseSites(raw string) []Position {
 		file, line, ok := cutLast(rest, ":")
 		if !ok {
 			ps[i].File = rest
-			ps[i].Line, _ = strconv.Atoi(col)
+			ps[i].Line, _ = parseInt(col)
 			continue
 		}
 		ps[i].File = file
-		ps[i].Line, _ = strconv.Atoi(line)
-		ps[i].Col, _ = strconv.Atoi(col)
+		ps[i].Line, _ = parseInt(line)
+		ps[i].Col, _ = parseInt(col)
 	}
 	return ps
-}
-
-func cutLast(s, sep string) (before, after string, found bool) {
-	if i := strings.LastIndex(s, sep); i >= 0 {
-		return s[:i], s[i+len(sep):], true
-	}
-	return s, "", false
 }

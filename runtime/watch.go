@@ -1,12 +1,8 @@
 package runtime
 
 import (
-	"fmt"
-	"os"
 	"sync"
 	"sync/atomic"
-	"time"
-	_ "unsafe" // go:linkname
 )
 
 // The watchpoint engine. There are numWatch watchpoints, as there are four
@@ -43,8 +39,13 @@ type watchRec struct {
 	// changedAt was made while it was sc.
 	changedAt atomic.Int64
 
-	// done is closed at the first race the watchpoint catches, which
-	// ends a collide build's wait early.
+	// wait is set in a collide build: the owner waits while the
+	// watchpoint is armed, and frees it when the wait ends.
+	wait bool
+
+	// done is closed at the first race the watchpoint catches, when it
+	// is freed, or, if the owner waits, at its time limit: it ends the
+	// owner's wait.
 	done chan struct{}
 	hit  atomic.Bool
 
@@ -78,9 +79,6 @@ var watchStats struct {
 // the owner being preempted in the middle of arming.
 var hwArmPause func()
 
-//go:linkname nanotime runtime.nanotime
-func nanotime() int64
-
 // An engine makes watchpoints fire. The software engine does nothing of
 // its own: the records are the watchpoints, and CR and CW check them.
 type engine struct {
@@ -100,21 +98,22 @@ var (
 func startWatch() { watchOnce.Do(initWatch) }
 
 func initWatch() {
-	watchLimit.Store(int64(opts.watch))
+	watchLimit.Store(opts.watch)
 	e := &engine{soft: true}
 	if opts.swWatch {
 		e.why = "watchpoints=sw"
 	} else if hw, err := openHW(); err != nil {
 		e.why = err.Error()
 		if staticSync {
-			fmt.Fprintf(os.Stderr, "racegen: hardware watchpoints unavailable (%v); using software watchpoints\n", err)
+			printStderr("racegen: hardware watchpoints unavailable (" + err.Error() + "); using software watchpoints\n")
 		}
 	} else {
 		e = &engine{hw: hw}
-		go hw.loop()
+		watchLoopHW = hw
+		go racegenWatchLoop()
 	}
 	curEngine.Store(e)
-	go softReaper()
+	go racegenReaper()
 }
 
 // watcher returns the engine, starting it on first use.
@@ -175,7 +174,7 @@ func sample(addr, size uintptr, site uint64, write bool) {
 		owner: t, g: t.g, sc: t.sc, site: site,
 		gen: gcGen.Load(), global: site&SiteGlobal != 0,
 		armedAt: now, deadline: now + watchLimit.Load(),
-		done: make(chan struct{}),
+		wait: collide, done: make(chan struct{}),
 	}
 	s := &watchSlots[i]
 	s.rec.Store(r)
@@ -193,21 +192,21 @@ func sample(addr, size uintptr, site uint64, write bool) {
 	watchArmed.Or(1 << i)
 	s.busy.Store(false)
 	watchStats.armed.Add(1)
-	if e.soft {
+	if e.soft || r.wait {
+		// The reaper frees software watchpoints at their time limit, and
+		// ends the waits of a collide build on either engine, so that a
+		// wait ends even if the hardware engine's loop has stopped.
 		select {
 		case wakeSoft <- struct{}{}:
 		default:
 		}
 	}
-	if collide {
+	if r.wait {
 		// DataCollider: the access waits while the watchpoint looks for
-		// a conflicting one; any it catches is concurrent with it.
-		tm := time.NewTimer(time.Duration(r.deadline - nanotime()))
-		select {
-		case <-r.done:
-		case <-tm.C:
-		}
-		tm.Stop()
+		// a conflicting one; any it catches is concurrent with it. The
+		// first race it catches ends the wait, or else the reaper at the
+		// time limit (reapExpired).
+		<-r.done
 		if !e.soft {
 			e.hw.flush() // hits that trapped just before the deadline
 		}
@@ -224,7 +223,7 @@ func claimSlot(lo, hi uintptr, now int64) int {
 		if r == nil {
 			continue
 		}
-		if now > r.deadline && !collide {
+		if now > r.deadline && !r.wait {
 			freeWatch(i, r)
 			continue
 		}
@@ -259,7 +258,7 @@ func freeWatch(i int, r *watchRec) bool {
 		return false
 	}
 	for !s.busy.CompareAndSwap(false, true) {
-		time.Sleep(time.Microsecond) // arming or freeing takes microseconds
+		sleep(microsecond) // arming or freeing takes microseconds
 	}
 	if s.rec.Load() != r {
 		s.busy.Store(false)
@@ -271,43 +270,56 @@ func freeWatch(i int, r *watchRec) bool {
 		e.hw.disarm(i)
 	}
 	s.busy.Store(false)
-	if r.hit.CompareAndSwap(false, true) {
-		close(r.done)
-	}
+	r.endWait()
 	return true
 }
 
-// reapExpired frees the watchpoints whose time limit passed.
+// endWait closes r.done, once.
+func (r *watchRec) endWait() {
+	if r.hit.CompareAndSwap(false, true) {
+		close(r.done)
+	}
+}
+
+// reapExpired ends the watchpoints whose time limit passed: it frees
+// them, or, for a watchpoint whose owner waits (a collide build), and
+// frees it when the wait ends, ends the wait. It returns the earliest time limit still
+// to come, or 0 if there is none.
 func reapExpired(now int64) (next int64) {
 	for i := range watchSlots {
 		r := watchSlots[i].rec.Load()
-		if r == nil {
-			continue
-		}
-		if now > r.deadline {
+		switch {
+		case r == nil:
+		case now <= r.deadline:
+			if next == 0 || r.deadline < next {
+				next = r.deadline
+			}
+		case r.wait:
+			r.endWait()
+		default:
 			freeWatch(i, r)
-		} else if next == 0 || r.deadline < next {
-			next = r.deadline
 		}
 	}
 	return next
 }
 
-// softReaper frees expired software watchpoints (and hardware ones whose
-// loop is busy) at their time limit.
+// maxNap bounds the reaper's sleeps, which nothing interrupts. A
+// watchpoint armed during one expires after those armed before it, unless
+// the time limit was lowered in between (tests lower it): it is then
+// reaped at most maxNap late.
+const maxNap = 10 * millisecond
+
+// softReaper ends expired software watchpoints (and hardware ones whose
+// loop is busy) at their time limit. With none armed, it waits for the
+// next to be.
 func softReaper() {
-	tm := time.NewTimer(time.Hour)
 	for {
 		next := reapExpired(nanotime())
-		d := time.Hour
-		if next != 0 {
-			d = time.Duration(next-nanotime()) + time.Microsecond
+		if next == 0 {
+			<-wakeSoft
+			continue
 		}
-		tm.Reset(d)
-		select {
-		case <-wakeSoft:
-		case <-tm.C:
-		}
+		sleep(min(next-nanotime()+microsecond, maxNap))
 	}
 }
 
@@ -379,7 +391,6 @@ func clockRace(i int, r *watchRec, cur accessInfo, key uint64) {
 	watchStats.races.Add(1)
 	races.Add(1)
 	if opts.haltOnError {
-		flushLog()
-		os.Exit(opts.exitCode)
+		exit(opts.exitCode)
 	}
 }

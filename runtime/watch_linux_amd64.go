@@ -3,15 +3,9 @@
 package runtime
 
 import (
-	"errors"
-	"fmt"
-	"os"
 	goruntime "runtime"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"unsafe"
 )
 
@@ -145,20 +139,15 @@ type hwWatch struct {
 var hwPark uint64
 
 func perfOpen(a *perfAttr, tid, cpu int) (int, error) {
-	fd, _, e := syscall.Syscall6(syscall.SYS_PERF_EVENT_OPEN, uintptr(unsafe.Pointer(a)),
+	fd, e := rawSyscall6(nrPerfEventOpen, uintptr(unsafe.Pointer(a)),
 		uintptr(tid), uintptr(cpu), ^uintptr(0), perfFlagFDCloexec, 0)
 	if e != 0 {
-		return -1, e
+		return -1, errno(e)
 	}
 	return int(fd), nil
 }
 
-func ioctl(fd int, req, arg uintptr) error {
-	if _, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(fd), req, arg); e != 0 {
-		return e
-	}
-	return nil
-}
+func ioctl(fd int, req, arg uintptr) error { return sysIoctl(fd, req, arg) }
 
 // openHW opens the breakpoint events on every thread, or explains why it
 // cannot.
@@ -207,22 +196,22 @@ func openHW() (_ *hwWatch, err error) {
 			err := h.openThread(tid, cpus, leaders)
 			switch {
 			case err == nil:
-			case errors.Is(err, syscall.ESRCH):
+			case err == errno(eSRCH):
 				// The thread exited.
-			case errors.Is(err, syscall.ENOSPC) && len(h.all) > 0:
+			case err == errno(eNOSPC) && len(h.all) > 0:
 				// The thread inherited the events from the thread that
 				// created it after they were opened.
 			default:
-				return nil, fmt.Errorf("perf_event_open: %w", err)
+				return nil, wrap("perf_event_open", err)
 			}
 		}
 		if fresh == 0 {
 			break
 		}
 	}
-	efd, _, e := syscall.RawSyscall(syscall.SYS_EVENTFD2, 0, syscall.O_CLOEXEC, 0)
+	efd, e := rawSyscall6(nrEventfd2, 0, oCLOEXEC, 0, 0, 0, 0)
 	if e != 0 {
-		return nil, fmt.Errorf("eventfd: %w", e)
+		return nil, wrap("eventfd", errno(e))
 	}
 	h.efd = int(efd)
 	for _, fd := range leaders {
@@ -237,7 +226,7 @@ func (h *hwWatch) openThread(tid int, cpus []int, leaders []int) error {
 	var opened []int
 	fail := func(err error) error {
 		for _, fd := range opened {
-			syscall.Close(fd)
+			sysClose(fd)
 		}
 		return err
 	}
@@ -256,21 +245,21 @@ func (h *hwWatch) openThread(tid int, cpus []int, leaders []int) error {
 			opened = append(opened, fd)
 			var id uint64
 			if err := ioctl(fd, perfIocID, uintptr(unsafe.Pointer(&id))); err != nil {
-				return fail(fmt.Errorf("PERF_EVENT_IOC_ID: %w", err))
+				return fail(wrap("PERF_EVENT_IOC_ID", err))
 			}
 			evs = append(evs, ev{fd, slot, ci, id})
 		}
 	}
 	for _, e := range evs {
 		if leaders[e.cpu] < 0 {
-			mem, err := syscall.Mmap(e.fd, 0, (1+ringPages)*pageSize, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED)
+			mem, err := sysMmap(e.fd, (1+ringPages)*pageSize, protRead|protWrite, mapShared)
 			if err != nil {
-				return fail(fmt.Errorf("mmap: %w", err))
+				return fail(err)
 			}
 			h.ring[e.cpu] = hwRing{mem: mem, data: mem[pageSize:]}
 			leaders[e.cpu] = e.fd
 		} else if err := ioctl(e.fd, perfIocSetOutput, uintptr(leaders[e.cpu])); err != nil {
-			return fail(fmt.Errorf("PERF_EVENT_IOC_SET_OUTPUT: %w", err))
+			return fail(wrap("PERF_EVENT_IOC_SET_OUTPUT", err))
 		}
 	}
 	for _, e := range evs {
@@ -284,31 +273,26 @@ func (h *hwWatch) openThread(tid int, cpus []int, leaders []int) error {
 func (h *hwWatch) close() {
 	for _, r := range h.ring {
 		if r.mem != nil {
-			syscall.Munmap(r.mem)
+			sysMunmap(r.mem)
 		}
 	}
 	for _, fd := range h.all {
-		syscall.Close(fd)
+		sysClose(fd)
 	}
 	if h.efd >= 0 {
-		syscall.Close(h.efd)
+		sysClose(h.efd)
 	}
 }
 
 // threadIDs lists the threads of the process.
 func threadIDs() ([]int, error) {
-	f, err := os.Open("/proc/self/task")
+	names, err := readDirNames("/proc/self/task")
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	names, err := f.Readdirnames(-1)
-	if err != nil {
-		return nil, fmt.Errorf("reading /proc/self/task: %w", err)
-	}
 	tids := make([]int, 0, len(names))
 	for _, n := range names {
-		if tid, err := strconv.Atoi(n); err == nil {
+		if tid, err := parseInt(n); err == nil {
 			tids = append(tids, tid)
 		}
 	}
@@ -317,7 +301,7 @@ func threadIDs() ([]int, error) {
 
 // onlineCPUs parses /sys/devices/system/cpu/online ("0-3,5").
 func onlineCPUs() ([]int, error) {
-	b, err := os.ReadFile("/sys/devices/system/cpu/online")
+	b, err := readFile("/sys/devices/system/cpu/online")
 	if err != nil {
 		n := goruntime.NumCPU()
 		cpus := make([]int, n)
@@ -327,16 +311,17 @@ func onlineCPUs() ([]int, error) {
 		return cpus, nil
 	}
 	var cpus []int
-	for _, part := range strings.Split(strings.TrimSpace(string(b)), ",") {
-		lo, hi, isRange := strings.Cut(part, "-")
-		a, err := strconv.Atoi(lo)
+	list := trimSpace(string(b))
+	for _, part := range split(list, ",") {
+		lo, hi, isRange := cut(part, "-")
+		a, err := parseInt(lo)
 		if err != nil {
-			return nil, fmt.Errorf("parsing online CPUs %q: %w", b, err)
+			return nil, wrap("parsing online CPUs "+string(appendJSONString(nil, list)), err)
 		}
 		z := a
 		if isRange {
-			if z, err = strconv.Atoi(hi); err != nil {
-				return nil, fmt.Errorf("parsing online CPUs %q: %w", b, err)
+			if z, err = parseInt(hi); err != nil {
+				return nil, wrap("parsing online CPUs "+string(appendJSONString(nil, list)), err)
 			}
 		}
 		for c := a; c <= z; c++ {
@@ -361,11 +346,11 @@ func (h *hwWatch) arm(i int, lo, n uintptr, write bool) error {
 	for _, fd := range h.fds[i] {
 		if err := ioctl(fd, perfIocModify, uintptr(unsafe.Pointer(&a))); err != nil {
 			h.disarm(i)
-			return fmt.Errorf("PERF_EVENT_IOC_MODIFY_ATTRIBUTES: %w", err)
+			return wrap("PERF_EVENT_IOC_MODIFY_ATTRIBUTES", err)
 		}
 	}
 	var one = uint64(1)
-	syscall.Write(h.efd, (*[8]byte)(unsafe.Pointer(&one))[:]) // the loop recomputes its timeout
+	sysWrite(h.efd, (*[8]byte)(unsafe.Pointer(&one))[:]) // the loop recomputes its timeout
 	return nil
 }
 
@@ -386,13 +371,14 @@ func (h *hwWatch) loop() {
 		if next := reapExpired(nanotime()); next != 0 {
 			timeout = int((next-nanotime())/1e6) + 1
 		}
-		_, _, e := syscall.Syscall(syscall.SYS_POLL, uintptr(unsafe.Pointer(&h.pfds[0])), uintptr(len(h.pfds)), uintptr(timeout))
-		if e != 0 && e != syscall.EINTR {
-			fmt.Fprintf(os.Stderr, "racegen: polling watchpoints: %v\n", e)
+		_, e := blockingSyscall6(nrPoll, uintptr(unsafe.Pointer(&h.pfds[0])), uintptr(len(h.pfds)), uintptr(timeout), 0, 0, 0)
+		goruntime.KeepAlive(h.pfds)
+		if e != 0 && errno(e) != eINTR {
+			printStderr("racegen: polling watchpoints: " + errno(e).Error() + "\n")
 			return
 		}
 		if h.pfds[len(h.pfds)-1].revnt != 0 {
-			syscall.Read(h.efd, b[:])
+			sysRead(h.efd, b[:])
 		}
 		h.flush()
 	}
@@ -549,5 +535,5 @@ func goCode(pc uintptr) bool {
 		return false
 	}
 	file, _ := f.FileLine(pc - 1)
-	return strings.HasSuffix(file, ".go")
+	return hasSuffix(file, ".go")
 }

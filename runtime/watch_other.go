@@ -2,21 +2,18 @@
 
 package runtime
 
-import (
-	"errors"
-	goruntime "runtime"
-)
+import goruntime "runtime"
 
 // Hardware watchpoints are implemented for linux/amd64 only: they read the
 // accessing goroutine's g from R14, a register of the amd64 Go ABI.
 type hwWatch struct{}
 
 func openHW() (*hwWatch, error) {
-	return nil, errors.New("not implemented on " + goruntime.GOOS + "/" + goruntime.GOARCH)
+	return nil, errorString("not implemented on " + goruntime.GOOS + "/" + goruntime.GOARCH)
 }
 
 func (h *hwWatch) arm(i int, lo, n uintptr, write bool) error {
-	return errors.New("no hardware watchpoints")
+	return errorString("no hardware watchpoints")
 }
 func (h *hwWatch) disarm(i int) {}
 func (h *hwWatch) flush()       {}

@@ -58,16 +58,15 @@ func runtimeConfig(cfg *config) []byte {
 
 package runtime
 
-import "time"
-
 // buildRate is the sampling rate racegen -rate built this program with.
 const buildRate = %s
 
 // buildMode is the detector racegen -mode built this program for.
 const buildMode = %q
 
-// buildWatch is the time limit of a watchpoint (racegen -watch).
-const buildWatch = time.Duration(%d)
+// buildWatch is the time limit of a watchpoint in nanoseconds (racegen
+// -watch).
+const buildWatch = %d
 `, strconv.FormatFloat(cfg.rate, 'g', -1, 64), cfg.mode, int64(cfg.watch)))
 }
 

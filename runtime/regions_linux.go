@@ -1,11 +1,8 @@
-//go:build unix
+//go:build linux && (amd64 || arm64)
 
 package runtime
 
-import (
-	"syscall"
-	"unsafe"
-)
+import "unsafe"
 
 // newRegionTable allocates the region table outside the Go heap, so that
 // it neither counts towards the heap's size, which would change when the
@@ -13,7 +10,7 @@ import (
 // comes zeroed and stays virtual until written.
 func newRegionTable() []uintptr {
 	const n = 1 << (addrBits - regionBits)
-	mem, err := syscall.Mmap(-1, 0, n*8, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON|syscall.MAP_NORESERVE)
+	mem, err := sysMmap(-1, n*8, protRead|protWrite, mapPrivate|mapAnon|mapNoReserve)
 	if err != nil {
 		return make([]uintptr, n)
 	}

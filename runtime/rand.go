@@ -1,0 +1,19 @@
+package runtime
+
+import _ "unsafe" // go:linkname
+
+// runtimeRand returns a uniformly distributed random uint64 from the Go
+// runtime's per-thread ChaCha8 generator, seeded by the system at start-
+// up: the generator math/rand/v2's top-level functions use. The runtime
+// provides it to other packages under this name
+// ($GOROOT/src/runtime/rand.go).
+//
+//go:linkname runtimeRand runtime.rand
+func runtimeRand() uint64
+
+// randFloat64 returns a uniformly distributed float64 in [0, 1) drawn
+// from the uint64s of next, as math/rand/v2's Float64 does: the top 53
+// bits, each multiple of 2^-53 equally likely.
+func randFloat64(next func() uint64) float64 {
+	return float64(next()>>11) / (1 << 53)
+}
