@@ -28,13 +28,13 @@ import (
 //	race.Release(p)        racegenrt.Release(uintptr(p))
 //	race.ReleaseMerge(p)   racegenrt.ReleaseMerge(uintptr(p))
 //	race.Read(p)           racegenrt.Read(uintptr(p), 1, site)
-//	race.ReadPC(p, _, _)   racegenrt.Read(uintptr(p), 1, site)
+//	race.ReadPC(p, c, pc)  racegenrt.ReadPC(uintptr(p), c, pc, site)
 //	race.ReadRange(p, n)   racegenrt.ReadRange(uintptr(p), uintptr(n), site)
 //	race.Errors()          racegenrt.Races()
 //
 // and likewise for the writes. The program counters that ReadPC and
-// WritePC take (their callers' positions, for -race's reports) are
-// dropped: racegen's site names the call.
+// WritePC take are -race's means of naming the access in its reports;
+// racegen's site names the call instead.
 
 // raceAnnotations is the import path of the annotations.
 const raceAnnotations = "internal/race"
@@ -75,10 +75,10 @@ func (fr *fileRewriter) raceCall(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 	switch fn.Name() {
 	case "Acquire", "Release", "ReleaseMerge":
 		n = fr.rtCall(fn.Name(), addr())
-	case "Read", "ReadPC":
-		n = fr.rtCall("Read", addr(), one(), site())
-	case "Write", "WritePC":
-		n = fr.rtCall("Write", addr(), one(), site())
+	case "Read", "Write":
+		n = fr.rtCall(fn.Name(), addr(), one(), site())
+	case "ReadPC", "WritePC":
+		n = fr.rtCall(fn.Name(), addr(), x.Args[1], x.Args[2], site())
 	case "ReadRange", "WriteRange":
 		size := &dst.CallExpr{Fun: ident("uintptr"), Args: []dst.Expr{x.Args[1]}}
 		n = fr.rtCall(fn.Name(), addr(), size, site())

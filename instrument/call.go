@@ -158,6 +158,7 @@ func (fr *fileRewriter) call(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 		return n
 	}
 	fr.plainCall(x, a)
+	fr.wrapCallback(x, a)
 	if sig := fr.ioFunc(a); sig != nil {
 		return fr.ioCall(x, a, sig)
 	}

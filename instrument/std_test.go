@@ -160,7 +160,7 @@ func TestRaceAnnotations(t *testing.T) {
 		"syscall": {"racegenrt.Acquire(uintptr(", "racegenrt.ReleaseMerge(uintptr(", "racegenrt.WriteRange(uintptr(", "racegenrt.ReadRange(uintptr("},
 		"iter":    {"racegenrt.Acquire(uintptr(", "racegenrt.Release(uintptr(", "racegenrt.Write(uintptr("},
 		"testing": {"racegenrt.Races()"},
-		"reflect": {"racegenrt.Read(uintptr("},
+		"reflect": {"racegenrt.ReadPC(uintptr("},
 	}
 	var patterns []string
 	for p := range want {

@@ -1,0 +1,64 @@
+package instrument
+
+import (
+	"go/ast"
+	"go/types"
+
+	"github.com/dave/dst"
+)
+
+// Some functions hand a callback to the Go runtime, which later runs it
+// on a goroutine that no go statement started: time.AfterFunc's function
+// runs in a goroutine of its own when the timer fires, and finalizers and
+// cleanups run on the runtime's goroutines. The rewriter wraps the
+// callback so that the detector knows what it is ordered after (see the
+// runtime's Handoff and Finalizer):
+//
+//	time.AfterFunc(d, f)            time.AfterFunc(d, racegenrt.Handoff(f))
+//	runtime.SetFinalizer(x, f)      runtime.SetFinalizer(x, racegenrt.Finalizer(f))
+//	runtime.AddCleanup(p, f, arg)   runtime.AddCleanup(p, racegenrt.Finalizer(f), arg)
+//
+// A finalizer is wrapped only when its static type is a function of one
+// parameter and at most one result, which are the ones SetFinalizer
+// accepts and the generic wrappers can take; given as an interface
+// value, it is left as it is.
+
+// callbackArg returns the index of the callback argument of a call of
+// fn, and the wrapper it gets, or -1.
+func callbackArg(fn *types.Func) (int, string) {
+	if fn.Pkg() == nil {
+		return -1, ""
+	}
+	switch fn.Pkg().Path() + "." + fn.Name() {
+	case "time.AfterFunc":
+		return 1, "Handoff"
+	case "runtime.SetFinalizer", "runtime.AddCleanup":
+		return 1, "Finalizer"
+	}
+	return -1, ""
+}
+
+// wrapCallback wraps the callback argument of x, the rewritten call a, if
+// a hands one to the Go runtime.
+func (fr *fileRewriter) wrapCallback(x *dst.CallExpr, a *ast.CallExpr) {
+	fn, ok := fr.calleeObj(a.Fun).(*types.Func)
+	if !ok || a.Ellipsis.IsValid() {
+		return
+	}
+	i, wrap := callbackArg(fn)
+	if i < 0 || i >= len(a.Args) {
+		return
+	}
+	if wrap == "Finalizer" {
+		sig, ok := under(fr.typeOf(a.Args[i])).(*types.Signature)
+		if !ok || sig.Params().Len() != 1 || sig.Variadic() || sig.Results().Len() > 1 {
+			return // nil, an interface value, or a finalizer SetFinalizer refuses
+		}
+		if sig.Results().Len() == 1 {
+			wrap = "FinalizerResult"
+		}
+	}
+	n := fr.rtCall(wrap, x.Args[i])
+	moveDecs(n, x.Args[i])
+	x.Args[i] = n
+}
