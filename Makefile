@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: all build test vet fmt bench bench-ops bench-runtime eval-rate eval-corpus
+.PHONY: all build test vet fmt bench bench-ops bench-runtime eval-rate eval-corpus eval-modules
 
 all: build test
 
@@ -52,3 +52,13 @@ eval-rate:
 # nothing.
 eval-corpus:
 	RACEGEN_SUITE=all $(GO) test -count=1 -run 'TestRaceSuite$$|TestNoRaceSuiteStatic$$' -v -timeout 60m ./cmd/racegen
+
+# eval-modules runs the test suites of a pinned list of real modules
+# (bench/modules/list.go, copied from the module proxy) under go test,
+# go test -race and racegen (racegen test and -toolexec at rate 1,
+# racegen test at rate 0.01), compares them test by test (verdicts, races,
+# wall time, peak memory) and writes docs/modules.md. Takes an hour or
+# more; MODULESFLAGS="-modules x/sync -forms go,full" is quick, and
+# MODULESFLAGS="-work DIR" keeps the copies, logs and results.json.
+eval-modules:
+	$(GO) run ./bench/modules $(MODULESFLAGS)
