@@ -89,3 +89,18 @@ func TestModuleName(t *testing.T) {
 		}
 	}
 }
+
+func TestRepoBase(t *testing.T) {
+	for path, want := range map[string]string{
+		"github.com/dgraph-io/ristretto/v2": "ristretto",
+		"go.uber.org/zap":                   "zap",
+		"golang.org/x/sync":                 "sync",
+		"gopkg.in/yaml.v3":                  "yaml.v3",
+		"example.com/v2":                    "example.com",
+		"example.com/m/vendor":              "vendor",
+	} {
+		if got := repoBase(path); got != want {
+			t.Errorf("repoBase(%s) = %s, want %s", path, got, want)
+		}
+	}
+}
