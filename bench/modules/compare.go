@@ -77,7 +77,10 @@ func disagreements(m *moduleResult, name string) []disagreement {
 		switch {
 		case bs == fs, verdictClass(bs) == "none" && verdictClass(fs) == "none":
 			continue
-		case fs == statusBuild || fs == statusAbsent || fs == statusTimeout || fs == statusNoResult:
+		case fs == statusTimeout:
+			whole[pkg] = true
+			d.Excerpt = running(f.Result, pkg)
+		case fs == statusBuild || fs == statusAbsent || fs == statusNoResult:
 			whole[pkg] = true
 		case bs == statusPass && fs == statusFail && !anyTestFailed(f.Result, pkg):
 			// Failed outside its tests: TestMain, a race after the tests,
@@ -111,14 +114,24 @@ func disagreements(m *moduleResult, name string) []disagreement {
 		tests = append(tests, d)
 	}
 	// Drop a test that has a subtest with the same disagreement.
-	for i, d := range tests {
-		if i+1 < len(tests) {
-			n := tests[i+1]
-			if strings.HasPrefix(n.Test, d.Test+"/") && n.Base == d.Base && n.Got == d.Got {
-				continue
-			}
+	for _, d := range tests {
+		if !slices.ContainsFunc(tests, func(n disagreement) bool {
+			return strings.HasPrefix(n.Test, d.Test+"/") && n.Base == d.Base && n.Got == d.Got
+		}) {
+			out = append(out, d)
 		}
-		out = append(out, d)
+	}
+	return out
+}
+
+// running names the tests of package pkg that were still running when
+// the package timed out in r.
+func running(r *testRun, pkg string) []string {
+	var out []string
+	for _, id := range sortedKeys(r.Tests) {
+		if t := r.Tests[id]; t.Pkg == pkg && t.Status == statusTimeout {
+			out = append(out, "still running: "+id)
+		}
 	}
 	return out
 }

@@ -55,6 +55,10 @@ func TestDisagreements(t *testing.T) {
 	sub.Tests["TestOK"].Status = statusFail
 	sub.Tests["TestOK/b"].Status = statusFail
 	sub.Tests["TestSkipped"].Status = statusPass // skipped under go test: a disagreement too
+	// A package that timed out is one disagreement, naming what ran.
+	slow := parseFile(t, "golden/go.json", "example.com/golden", goldenPaths, false)
+	slow.Packages["sub"].Status = statusTimeout
+	slow.Tests["sub.TestEnv"].Status = statusTimeout
 
 	for _, tt := range []struct {
 		name string
@@ -69,6 +73,7 @@ func TestDisagreements(t *testing.T) {
 		{"notbuilt", notBuilt, []string{"notbuilt package . pass→build failed"}},
 		{"leak", leak, []string{"leak package sub pass→fail"}},
 		{"sub", sub, []string{"sub TestOK/b pass→fail", "sub TestSkipped skip→pass"}},
+		{"slow", slow, []string{"slow package sub pass→timeout"}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			m.Forms[tt.name] = &formResult{Result: tt.run}
@@ -77,6 +82,9 @@ func TestDisagreements(t *testing.T) {
 				t.Errorf("got  %q\nwant %q", got, tt.want)
 			}
 		})
+	}
+	if ds := disagreements(m, "slow"); len(ds) != 1 || !slices.Equal(ds[0].Excerpt, []string{"still running: sub.TestEnv"}) {
+		t.Errorf("timed-out package: %+v, want the test still running named", ds)
 	}
 }
 
