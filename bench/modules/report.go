@@ -177,8 +177,9 @@ func writeModule(b *strings.Builder, rs *results, m *moduleResult) {
 		p("|---|---|---|---|---|---|---|\n")
 		for _, d := range ds {
 			f, _ := formNamed(d.Form)
+			printed := strings.Join(racesNote(m, d), "; ") + excerptNote(d)
 			p("| %s | %s | %s | %s | %s | %s | %s |\n", cell(d.Name()), f.Label, d.Base, d.Got,
-				cell(strings.Join(racesNote(m, d), "; ")+excerptNote(d)), flakeNote(m, d.Test), cell(explanation(mod.Path, d.Name())))
+				cell(printed), flakeNote(m, d.Test), cell(explanation(mod.Path, d.Name(), printed+" "+strings.Join(d.Excerpt, "\n"))))
 		}
 		p("\n")
 	}
@@ -200,7 +201,7 @@ func writeModule(b *strings.Builder, rs *results, m *moduleResult) {
 		}
 		var ex []string
 		for _, t := range r.Tests {
-			if e := explanation(mod.Path, testOrOutside(t)); e != "" && !slices.Contains(ex, e) {
+			if e := explanation(mod.Path, testOrOutside(t), r.Key); e != "" && !slices.Contains(ex, e) {
 				ex = append(ex, e)
 			}
 		}

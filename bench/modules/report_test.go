@@ -20,9 +20,15 @@ func TestReportGolden(t *testing.T) {
 		"TestSubtestOrder": {Pkg: ".", Name: "TestSubtestOrder", Status: statusPass, Runs: 3},
 		"sub.TestEnv":      {Pkg: "sub", Name: "TestEnv", Status: statusFail, Runs: 3, Fails: 1},
 	}
-	key := explainKey{"example.com/golden", "TestSubtestOrder"}
-	explanations[key] = "issue 18 item 3: the subtest's accesses are not ordered before the parent's code after t.Run returns."
-	defer delete(explanations, key)
+	defer func(saved []explained) { explanations = saved }(explanations)
+	explanations = []explained{{
+		Module: "example.com/golden", Subject: "TestSubtestOrder", Match: "counter_test.go:31 ↔ counter_test.go:32",
+		Text: "issue 18 item 3: the subtest's accesses are not ordered before the parent's code after t.Run returns.",
+	}, {
+		// Matches nothing: the race is another.
+		Module: "example.com/golden", Subject: "TestRace", Match: "counter.go:8",
+		Text: "a stale explanation",
+	}}
 
 	rs := &results{
 		Command:   "go run ./bench/modules -forms go,race,full",
