@@ -247,6 +247,32 @@ func raceRows(m *moduleResult, formNames []string) []raceRow {
 	return rows
 }
 
+// passedDespite returns the tests that passed in a form although the form
+// reported race key in them, as "TestX in racegen test": a race report
+// must fail the test it happens in, as with -race. Reports outside any
+// test are not counted.
+func passedDespite(m *moduleResult, key string, formNames []string) []string {
+	var out []string
+	for _, name := range formNames {
+		f := m.form(name)
+		if f == nil || f.Result == nil {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, r := range f.Result.Races {
+			if r.pairKey() != key || r.Test == "" || seen[r.Test] {
+				continue
+			}
+			seen[r.Test] = true
+			if t := f.Result.Tests[r.Test]; t != nil && t.Status == statusPass {
+				fm, _ := formNamed(name)
+				out = append(out, r.Test+" in "+fm.Label)
+			}
+		}
+	}
+	return out
+}
+
 // rerunCandidates returns, per package ID, the top-level tests that
 // disagree between go test and any other form in m, or that failed under
 // go test: those go test runs again to tell flakes from findings.

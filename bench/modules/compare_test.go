@@ -160,3 +160,17 @@ func TestExplanation(t *testing.T) {
 		}
 	}
 }
+
+func TestPassedDespite(t *testing.T) {
+	m := goldenModule(t)
+	forms := []string{formRace, formFull}
+	if got := passedDespite(m, "counter.go:7 ↔ counter.go:7", forms); len(got) != 0 {
+		t.Errorf("TestRace failed in both forms; got %q", got)
+	}
+	// racegen's report in a t.Cleanup fails nothing (issue 18 item 5).
+	m.Forms[formFull].Result.Tests["TestRace"].Status = statusPass
+	want := []string{"TestRace in racegen test"}
+	if got := passedDespite(m, "counter.go:7 ↔ counter.go:7", forms); !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -209,8 +209,12 @@ func writeModule(b *strings.Builder, rs *results, m *moduleResult) {
 		for _, t := range r.Tests {
 			tests = append(tests, testOrOutside(t))
 		}
+		where := r.Where(rg)
+		if ps := passedDespite(m, r.Key, det); len(ps) > 0 {
+			where += "; passed despite the report: " + strings.Join(ps, ", ")
+		}
 		p("| %s | %s | %s | %s | %s | %s |\n", locCell(r.Locs[0]), locCell(r.Locs[1]), cell(strings.Join(tests, ", ")),
-			strings.Join(counts, " | "), r.Where(rg), cell(strings.Join(ex, " ")))
+			strings.Join(counts, " | "), cell(where), cell(strings.Join(ex, " ")))
 	}
 	p("\n")
 }
