@@ -104,3 +104,16 @@ func TestRepoBase(t *testing.T) {
 		}
 	}
 }
+
+func TestShortFunc(t *testing.T) {
+	for fn, want := range map[string]string{
+		"example.com/m/z.(*T).M":                                "z.(*T).M",
+		"github.com/dgraph-io/ristretto/v2.(*Cache[...]).Close": "ristretto/v2.(*Cache[...]).Close",
+		"main.main":                           "main.main",
+		"go.uber.org/atomic.TestString.func2": "atomic.TestString.func2",
+	} {
+		if got := shortFunc(fn); got != want {
+			t.Errorf("shortFunc(%s) = %s, want %s", fn, got, want)
+		}
+	}
+}

@@ -324,13 +324,18 @@ func locCell(l loc) string {
 	return "`" + l.Pos + "` " + cell(shortFunc(l.Func))
 }
 
-// shortFunc drops the import path from a function name:
-// "example.com/m/z.(*T).M" becomes "z.(*T).M".
+// shortFunc drops the import path from a function name but its last
+// element, or its last two when the last is a major version:
+// "example.com/m/z.(*T).M" becomes "z.(*T).M", and
+// "example.com/m/v2.F" becomes "m/v2.F".
 func shortFunc(fn string) string {
-	if i := strings.LastIndex(fn, "/"); i >= 0 {
-		return fn[i+1:]
+	pkg := funcPackage(fn)
+	elems := strings.Split(pkg, "/")
+	keep := elems[len(elems)-1]
+	if len(elems) > 1 && repoBase(pkg) != keep {
+		keep = elems[len(elems)-2] + "/" + keep
 	}
-	return fn
+	return keep + fn[len(pkg):]
 }
 
 // cell makes s safe inside a markdown table cell.
