@@ -98,6 +98,14 @@ func mainErr() error {
 		if err := runinfo.LoadJSON(o.report, rs); err != nil {
 			return err
 		}
+		if rs.RacegenSources == "" {
+			// Results saved before the field: git can still tell.
+			if c, ok := strings.CutPrefix(rs.Racegen, "commit "); ok {
+				if repo, err := runinfo.RepoRoot(); err == nil {
+					rs.RacegenSources = runinfo.SourcesCommit(repo, strings.Fields(c)[0])
+				}
+			}
+		}
 		return writeReportFile(rs, o.out)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -164,16 +172,17 @@ func runAll(ctx context.Context, o *options) (*results, error) {
 	defer cleanup()
 
 	rs := &results{
-		Command:   runinfo.CommandLine("./bench/modules"),
-		Date:      time.Now().UTC().Format("2006-01-02 15:04 UTC"),
-		Machine:   runinfo.Machine(),
-		GoVersion: runinfo.GoVersion(),
-		Racegen:   runinfo.RacegenState(e.repo, o.racegenBin),
-		Timeout:   o.timeout.Seconds(),
-		Reruns:    o.reruns,
-		NetNS:     o.netns,
-		Env:       runEnv,
-		Forms:     formNames,
+		Command:        runinfo.CommandLine("./bench/modules"),
+		Date:           time.Now().UTC().Format("2006-01-02 15:04 UTC"),
+		Machine:        runinfo.Machine(),
+		GoVersion:      runinfo.GoVersion(),
+		Racegen:        runinfo.RacegenState(e.repo, o.racegenBin),
+		RacegenSources: runinfo.SourcesCommit(e.repo, "HEAD"),
+		Timeout:        o.timeout.Seconds(),
+		Reruns:         o.reruns,
+		NetNS:          o.netns,
+		Env:            runEnv,
+		Forms:          formNames,
 	}
 	saved := filepath.Join(e.work, "results.json")
 	for _, m := range mods {

@@ -29,7 +29,11 @@ func writeReport(w io.Writer, rs *results) error {
 	p("A *disagreement* is a test (or a whole package) that passes under go test and does not pass in another form, or the reverse. Every test that disagrees, or fails under go test, is rerun %d times under go test to tell flakes from findings. ", rs.Reruns)
 	p("A *race* is named by the pair of its two accesses' top frames outside the standard library, as `file:line`, relative to the module root.\n\n")
 	p("- command: `%s`\n", rs.Command)
-	p("- racegen: %s\n", rs.Racegen)
+	p("- racegen: %s", rs.Racegen)
+	if rs.RacegenSources != "" {
+		p(", whose sources (cmd, runtime, instrument, analysis) last changed in commit %s", rs.RacegenSources)
+	}
+	p("\n")
 	p("- date: %s; total wall time %s\n", rs.Date, fmtDuration(rs.Wall))
 	p("- machine: %s\n", rs.Machine)
 	p("- Go: %s\n\n", rs.GoVersion)

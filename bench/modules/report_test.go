@@ -31,16 +31,17 @@ func TestReportGolden(t *testing.T) {
 	}}
 
 	rs := &results{
-		Command:   "go run ./bench/modules -forms go,race,full",
-		Date:      "2026-01-02 03:04 UTC",
-		Machine:   "linux/amd64, a CPU, 2 cores",
-		GoVersion: "go version go1.26.8 linux/amd64",
-		Racegen:   "commit 0123456",
-		Timeout:   1200,
-		Reruns:    3,
-		NetNS:     true,
-		Env:       runEnv,
-		Forms:     []string{formGo, formRace, formFull},
+		Command:        "go run ./bench/modules -forms go,race,full",
+		Date:           "2026-01-02 03:04 UTC",
+		Machine:        "linux/amd64, a CPU, 2 cores",
+		GoVersion:      "go version go1.26.8 linux/amd64",
+		Racegen:        "commit 89abcde",
+		RacegenSources: "0123456",
+		Timeout:        1200,
+		Reruns:         3,
+		NetNS:          true,
+		Env:            runEnv,
+		Forms:          []string{formGo, formRace, formFull},
 		Modules: []*moduleResult{m, {
 			Module:  module{Path: "example.com/gone", Version: "v0.1.0", Why: "a module the proxy does not serve"},
 			PrepErr: "downloading example.com/gone@v0.1.0: not found",

@@ -4,18 +4,21 @@ package main
 // the work directory so that -report can write the document again
 // without running anything.
 type results struct {
-	Command   string          `json:"command"`
-	Date      string          `json:"date"`
-	Machine   string          `json:"machine"`
-	GoVersion string          `json:"go_version"`
-	Racegen   string          `json:"racegen"` // commit and state of the racegen sources
-	Timeout   float64         `json:"timeout"` // per form per module, seconds
-	Reruns    int             `json:"reruns"`  // go test reruns of each disagreeing test
-	NetNS     bool            `json:"netns"`   // tests ran in a network namespace with only loopback
-	Env       []string        `json:"env"`     // the variables every test run had set
-	Forms     []string        `json:"forms"`   // the forms run, in report order
-	Modules   []*moduleResult `json:"modules"`
-	Wall      float64         `json:"wall"` // seconds the whole run took
+	Command   string `json:"command"`
+	Date      string `json:"date"`
+	Machine   string `json:"machine"`
+	GoVersion string `json:"go_version"`
+	Racegen   string `json:"racegen"` // commit and state of the racegen sources
+	// RacegenSources is the last commit that changed racegen's sources
+	// at or before the one racegen was built from (runinfo.SourcesCommit).
+	RacegenSources string          `json:"racegen_sources,omitempty"`
+	Timeout        float64         `json:"timeout"` // per form per module, seconds
+	Reruns         int             `json:"reruns"`  // go test reruns of each disagreeing test
+	NetNS          bool            `json:"netns"`   // tests ran in a network namespace with only loopback
+	Env            []string        `json:"env"`     // the variables every test run had set
+	Forms          []string        `json:"forms"`   // the forms run, in report order
+	Modules        []*moduleResult `json:"modules"`
+	Wall           float64         `json:"wall"` // seconds the whole run took
 }
 
 // A moduleResult is one module's results in every form.

@@ -123,3 +123,21 @@ func RacegenState(repo, bin string) string {
 	}
 	return s
 }
+
+// racegenSources are the paths of the repository that make up the racegen
+// command and its runtime.
+var racegenSources = []string{"cmd", "runtime", "instrument", "analysis", "embed.go", "go.mod", "go.sum"}
+
+// SourcesCommit returns the short hash of the last commit at or before
+// rev (such as HEAD) that changed racegen's sources (cmd, runtime,
+// instrument, analysis, embed.go, go.mod, go.sum) in the repository at
+// repo, or "" if git cannot tell. Two checkouts whose SourcesCommit
+// agree build the same racegen, whatever else differs between them.
+func SourcesCommit(repo, rev string) string {
+	args := append([]string{"-C", repo, "log", "-1", "--format=%h", rev, "--"}, racegenSources...)
+	out, err := exec.Command("git", args...).Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
