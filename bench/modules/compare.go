@@ -247,6 +247,31 @@ func raceRows(m *moduleResult, formNames []string) []raceRow {
 	return rows
 }
 
+// raceDetectedLine is what testing prints in a test during which a race
+// was reported, under -race and racegen alike.
+const raceDetectedLine = "race detected during execution of test"
+
+// bystander reports whether d is a test that passes under go test and
+// failed in its form only because a race was reported while it ran: its
+// only failure line is raceDetectedLine, and no race report is in its own
+// output. Parallel tests fail together that way.
+func bystander(m *moduleResult, d disagreement) bool {
+	if d.Test == "" || d.Base != statusPass || d.Got != statusFail || len(d.Excerpt) == 0 {
+		return false
+	}
+	for _, l := range d.Excerpt {
+		if !strings.Contains(l, raceDetectedLine) {
+			return false
+		}
+	}
+	for _, r := range m.form(d.Form).Result.Races {
+		if r.Test == d.Test || strings.HasPrefix(r.Test, d.Test+"/") {
+			return false
+		}
+	}
+	return true
+}
+
 // passedDespite returns the tests that passed in a form although the form
 // reported race key in them, as "TestX in racegen test": a race report
 // must fail the test it happens in, as with -race. Reports outside any

@@ -174,3 +174,27 @@ func TestPassedDespite(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+func TestBystander(t *testing.T) {
+	m := goldenModule(t)
+	race := "    counter_test.go:40: race detected during execution of test"
+	for _, tt := range []struct {
+		d    disagreement
+		want bool
+	}{
+		// Failed only with testing's line, and no report of its own.
+		{disagreement{Form: formFull, Test: "TestOK", Base: statusPass, Got: statusFail, Excerpt: []string{race}}, true},
+		// Its own output holds the report.
+		{disagreement{Form: formFull, Test: "TestRace", Base: statusPass, Got: statusFail, Excerpt: []string{race}}, false},
+		// And so does its subtest's.
+		{disagreement{Form: formFull, Test: "TestSubtest", Base: statusPass, Got: statusFail, Excerpt: []string{race}}, true},
+		{disagreement{Form: formFull, Test: "TestSubtestOrder", Base: statusPass, Got: statusFail, Excerpt: []string{race}}, false},
+		// Another failure line.
+		{disagreement{Form: formFull, Test: "TestOK", Base: statusPass, Got: statusFail, Excerpt: []string{race, "    x_test.go:3: want 1"}}, false},
+		{disagreement{Form: formFull, Test: "TestOK", Base: statusPass, Got: statusTimeout, Excerpt: []string{race}}, false},
+	} {
+		if got := bystander(m, tt.d); got != tt.want {
+			t.Errorf("bystander(%s, %q) = %v, want %v", tt.d.Test, tt.d.Excerpt, got, tt.want)
+		}
+	}
+}

@@ -73,7 +73,7 @@ func writeSummary(b *strings.Builder, rs *results) {
 	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	other, rg := rs.otherForms(), rs.racegenForms()
 	p("## Summary\n\n")
-	p("Each column lists the forms in the order of its heading. *passed* is tests passed / tests with a result; *no build* means no package's tests could be built; *≠ go test* counts disagreements with go test; *race pairs* counts distinct location pairs reported; *wall* is the timed run in seconds, without the build step (– when the form did not run every package; ≥ when it was killed).\n\n")
+	p("Each column lists the forms in the order of its heading. *passed* is tests passed / tests with a result; *no build* means no package's tests could be built; *≠ go test* counts disagreements with go test (+N: tests that failed only because a race was reported while they ran in parallel); *race pairs* counts distinct location pairs reported; *wall* is the timed run in seconds, without the build step (– when the form did not run every package; ≥ when it was killed).\n\n")
 	p("| module | go | passed: %s | ≠ go test: %s | race pairs: %s | wall s: %s | wall ÷ go test: %s | wall ÷ -race: %s |\n",
 		labels(rs.Forms), labels(other), labels(other), labels(rs.Forms), labels(other), labels(rg))
 	p("|---|---|---|---|---|---|---|---|\n")
@@ -93,7 +93,7 @@ func writeSummary(b *strings.Builder, rs *results) {
 		}
 		for _, n := range other {
 			if sums[n].Ran {
-				diff = append(diff, fmt.Sprint(len(disagreements(m, n))))
+				diff = append(diff, diffCount(m, n))
 				pairs = append(pairs, fmt.Sprint(sums[n].Pairs))
 			} else {
 				diff = append(diff, "–")
@@ -109,6 +109,24 @@ func writeSummary(b *strings.Builder, rs *results) {
 			strings.Join(wall, " · "), strings.Join(vsGo, " · "), strings.Join(vsRace, " · "))
 	}
 	p("\n")
+}
+
+// diffCount is the summary's count of disagreements of form name with go
+// test, with the tests that failed only because a race was reported
+// while they ran in parallel as "+N".
+func diffCount(m *moduleResult, name string) string {
+	direct, by := 0, 0
+	for _, d := range disagreements(m, name) {
+		if bystander(m, d) {
+			by++
+		} else {
+			direct++
+		}
+	}
+	if by > 0 {
+		return fmt.Sprintf("%d (+%d)", direct, by)
+	}
+	return fmt.Sprint(direct)
 }
 
 // goLine is the module's go directive for tables.
@@ -169,13 +187,20 @@ func writeModule(b *strings.Builder, rs *results, m *moduleResult) {
 	p("\n")
 
 	var ds []disagreement
+	bystanders := map[string][]string{} // by form
 	for _, n := range rs.otherForms() {
-		ds = append(ds, disagreements(m, n)...)
+		for _, d := range disagreements(m, n) {
+			if bystander(m, d) {
+				bystanders[n] = append(bystanders[n], d.Test)
+			} else {
+				ds = append(ds, d)
+			}
+		}
 	}
 	slices.SortStableFunc(ds, func(a, b disagreement) int { return strings.Compare(a.Name(), b.Name()) })
-	if len(ds) == 0 {
+	if len(ds) == 0 && len(bystanders) == 0 {
 		p("No disagreement with go test.\n\n")
-	} else {
+	} else if len(ds) > 0 {
 		p("Disagreements with go test:\n\n")
 		p("| test | form | go test | form's verdict | what the form printed | go test reruns | explanation |\n")
 		p("|---|---|---|---|---|---|---|\n")
@@ -186,6 +211,15 @@ func writeModule(b *strings.Builder, rs *results, m *moduleResult) {
 				cell(printed), flakeNote(m, d.Test), cell(explanation(mod.Path, d.Name(), printed+" "+strings.Join(d.Excerpt, "\n"))))
 		}
 		p("\n")
+	}
+	for _, n := range rs.otherForms() {
+		names := bystanders[n]
+		if len(names) == 0 {
+			continue
+		}
+		f, _ := formNamed(n)
+		p("Under %s, %d more tests that pass under go test failed only with `race detected during execution of test`, with no race report in their own output: testing fails every test that is running when a race is reported, and these ran in parallel with the reports listed here.\n\n", f.Label, len(names))
+		p("<details><summary>The %d tests</summary>\n\n%s\n\n</details>\n\n", len(names), strings.Join(names, ", "))
 	}
 
 	rows := raceRows(m, rs.Forms)
@@ -307,7 +341,7 @@ func racesNote(m *moduleResult, d disagreement) []string {
 func excerptNote(d disagreement) string {
 	var ls []string
 	for _, l := range d.Excerpt {
-		if strings.Contains(l, "race detected during execution of test") {
+		if strings.Contains(l, raceDetectedLine) {
 			continue
 		}
 		ls = append(ls, strings.TrimSpace(l))
