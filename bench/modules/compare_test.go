@@ -195,8 +195,10 @@ func TestBystander(t *testing.T) {
 		{disagreement{Form: formFull, Test: "TestSubtestOrder", Base: statusPass, Got: statusFail, Excerpt: []string{race}}, false},
 		// A subtest's output holds one (see below).
 		{disagreement{Form: formFull, Test: "TestMapRace", Base: statusPass, Got: statusFail, Excerpt: []string{race}}, false},
-		// Another failure line.
-		{disagreement{Form: formFull, Test: "TestOK", Base: statusPass, Got: statusFail, Excerpt: []string{race, "    x_test.go:3: want 1"}}, false},
+		// Other lines too: t.Log's look like t.Error's.
+		{disagreement{Form: formFull, Test: "TestOK", Base: statusPass, Got: statusFail, Excerpt: []string{"    x_test.go:3: serving /a", race}}, true},
+		// No race line: it failed for its own reason.
+		{disagreement{Form: formFull, Test: "TestOK", Base: statusPass, Got: statusFail, Excerpt: []string{"    x_test.go:3: want 1"}}, false},
 		{disagreement{Form: formFull, Test: "TestOK", Base: statusPass, Got: statusTimeout, Excerpt: []string{race}}, false},
 	} {
 		if got := bystander(m, tt.d); got != tt.want {

@@ -73,7 +73,7 @@ func writeSummary(b *strings.Builder, rs *results) {
 	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	other, rg := rs.otherForms(), rs.racegenForms()
 	p("## Summary\n\n")
-	p("Each column lists the forms in the order of its heading. *passed* is tests passed / tests with a result; *no build* means no package's tests could be built; *≠ go test* counts disagreements with go test (+N: tests that failed only because a race was reported while they ran in parallel); *race pairs* counts distinct location pairs reported; *wall* is the timed run in seconds, without the build step (– when the form did not run every package; ≥ when it was killed).\n\n")
+	p("Each column lists the forms in the order of its heading. *passed* is tests passed / tests with a result; *no build* means no package's tests could be built; *≠ go test* counts disagreements with go test (+N: tests that failed because a race was reported while they ran in parallel); *race pairs* counts distinct location pairs reported; *wall* is the timed run in seconds, without the build step (– when the form did not run every package; ≥ when it was killed).\n\n")
 	p("| module | go | passed: %s | ≠ go test: %s | race pairs: %s | wall s: %s | wall ÷ go test: %s | wall ÷ -race: %s |\n",
 		labels(rs.Forms), labels(other), labels(other), labels(rs.Forms), labels(other), labels(rg))
 	p("|---|---|---|---|---|---|---|---|\n")
@@ -218,7 +218,7 @@ func writeModule(b *strings.Builder, rs *results, m *moduleResult) {
 			continue
 		}
 		f, _ := formNamed(n)
-		p("Under %s, %d more tests that pass under go test failed only with `race detected during execution of test`, with no race report in their own output: testing fails every test that is running when a race is reported, and these ran in parallel with the reports listed here.\n\n", f.Label, len(names))
+		p("Under %s, %d more tests that pass under go test failed with `race detected during execution of test` and no race report in their own output: testing fails every test that is running when a race is reported, and these ran in parallel with the reports listed here. (Their output may hold other failures too; the run's log has it whole.)\n\n", f.Label, len(names))
 		p("<details><summary>The %d tests</summary>\n\n%s\n\n</details>\n\n", len(names), strings.Join(names, ", "))
 	}
 
