@@ -146,17 +146,23 @@ func TestExplanation(t *testing.T) {
 	explanations = []explained{
 		{Module: "example.com/a", Subject: "TestX", Match: "x.go:1 ↔ x.go:2", Text: "the race in TestX"},
 		{Subject: "all packages", Match: "go: updates to go.mod needed", Text: "issue 18 item 1"},
+		{Module: "example.com/b", Subject: "TestAlloc*", Form: formRace, Text: "excluded under -race"},
 		{Module: "example.com/a", Text: "anything else in a"},
 	}
-	for _, tt := range []struct{ module, subject, text, want string }{
-		{"example.com/a", "TestX", "race x.go:1 ↔ x.go:2", "the race in TestX"},
-		{"example.com/a", "TestX", "race x.go:1 ↔ x.go:3", "anything else in a"},
-		{"example.com/b", "all packages", "go: updates to go.mod needed; to update it:", "issue 18 item 1"},
-		{"example.com/b", "all packages", "racegen: cannot load", ""},
-		{"example.com/b", "TestX", "race x.go:1 ↔ x.go:2", ""},
+	for _, tt := range []struct{ module, subject, form, text, want string }{
+		{"example.com/a", "TestX", formFull, "race x.go:1 ↔ x.go:2", "the race in TestX"},
+		{"example.com/a", "TestX", "", "x.go:1 ↔ x.go:2", "the race in TestX"},
+		{"example.com/a", "TestX", formFull, "race x.go:1 ↔ x.go:3", "anything else in a"},
+		{"example.com/b", "all packages", formSampled, "go: updates to go.mod needed; to update it:", "issue 18 item 1"},
+		{"example.com/b", "all packages", formFull, "racegen: cannot load", ""},
+		{"example.com/b", "TestX", formFull, "race x.go:1 ↔ x.go:2", ""},
+		{"example.com/b", "TestAllocationFS", formRace, "", "excluded under -race"},
+		{"example.com/b", "TestAllocationFS", formFull, "", ""},
+		{"example.com/b", "TestAlloc", formRace, "", "excluded under -race"},
+		{"example.com/b", "TestAllo", formRace, "", ""},
 	} {
-		if got := explanation(tt.module, tt.subject, tt.text); got != tt.want {
-			t.Errorf("explanation(%s, %s, %q) = %q, want %q", tt.module, tt.subject, tt.text, got, tt.want)
+		if got := explanation(tt.module, tt.subject, tt.form, tt.text); got != tt.want {
+			t.Errorf("explanation(%s, %s, %s, %q) = %q, want %q", tt.module, tt.subject, tt.form, tt.text, got, tt.want)
 		}
 	}
 }

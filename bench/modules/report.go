@@ -208,7 +208,7 @@ func writeModule(b *strings.Builder, rs *results, m *moduleResult) {
 			f, _ := formNamed(d.Form)
 			printed := strings.Join(racesNote(m, d), "; ") + excerptNote(d)
 			p("| %s | %s | %s | %s | %s | %s | %s |\n", cell(d.Name()), f.Label, d.Base, d.Got,
-				cell(printed), flakeNote(m, d.Test), cell(explanation(mod.Path, d.Name(), printed+" "+strings.Join(d.Excerpt, "\n"))))
+				cell(printed), flakeNote(m, d.Test), cell(explanation(mod.Path, d.Name(), d.Form, printed+" "+strings.Join(d.Excerpt, "\n"))))
 		}
 		p("\n")
 	}
@@ -239,7 +239,7 @@ func writeModule(b *strings.Builder, rs *results, m *moduleResult) {
 		}
 		var ex []string
 		for _, t := range r.Tests {
-			if e := explanation(mod.Path, testOrOutside(t), r.Key); e != "" && !slices.Contains(ex, e) {
+			if e := explanation(mod.Path, testOrOutside(t), "", r.Key); e != "" && !slices.Contains(ex, e) {
 				ex = append(ex, e)
 			}
 		}
