@@ -63,6 +63,12 @@ var explanations = []explained{{
 	Module: "github.com/valyala/fasthttp", Match: "allocs per",
 	Text: "The test counts allocations (testing.AllocsPerRun) and wants none; racegen's build allocates where go test's and -race's do not.",
 }, {
+	Module: "github.com/valyala/fasthttp", Match: "allocs/op",
+	Text: "The test counts allocations (testing.AllocsPerRun) and wants none; racegen's build allocates where go test's and -race's do not.",
+}, {
+	Module: "github.com/valyala/fasthttp", Form: formRace, Subject: "TestServerDone*",
+	Text: "server_race_test.go is //go:build race: only -race runs this test.",
+}, {
 	Module: "github.com/valyala/fasthttp", Match: "77657",
 	Text: "racegen defect, not in issue 18: the test serves fs.go from a //go:embed file system and compares it with fs.go on disk (77657 bytes). racegen test's -overlay replaces fs.go with its rewritten source, and the go command embeds the overlay's file (210359 bytes, the size of fs.go in racegen's build directory). The -toolexec form, which rewrites only what the compiler reads, passes it.",
 }, {
@@ -74,6 +80,9 @@ var explanations = []explained{{
 }, {
 	Module: "github.com/valyala/fasthttp", Subject: "TestStreamBatchReadyFlushBeforeWait", Match: "stream_bounded_test.go:391",
 	Text: "False report: the test reads codec.flushes (:391) after synctest.Wait, which returns once the writing goroutine (:460) is durably blocked. Under -race the Go runtime makes each goroutine's parking in a synctest bubble happen before the next Wait (runtime/synctest.go); racegen does not model testing/synctest.",
+}, {
+	Module: "github.com/hashicorp/golang-lru/v2", Subject: "expirable.TestLoadingExpired", Match: "length differs from expected",
+	Text: "Likely timing: the test sleeps 100 ms for the expirable LRU's reaper goroutine to purge an entry with a 5 ms TTL; under the slower instrumented build on this shared, loaded machine it had not. go test passed it in its reruns.",
 }, {
 	Module: "github.com/hashicorp/golang-lru/v2", Subject: "expirable.ExampleLRU",
 	Text: "Timing: the example expects the expirable LRU's janitor goroutine to have purged an entry with a 10 ms TTL within 100 ms; on this shared, loaded machine it sometimes has not (Cache len 2, want 1), under go test too.",

@@ -98,6 +98,9 @@ func mainErr() error {
 		if err := runinfo.LoadJSON(o.report, rs); err != nil {
 			return err
 		}
+		if err := reparse(rs); err != nil {
+			return err
+		}
 		if rs.RacegenSources == "" {
 			// Results saved before the field: git can still tell.
 			if c, ok := strings.CutPrefix(rs.Racegen, "commit "); ok {
@@ -130,6 +133,38 @@ func writeReportFile(rs *results, out string) error {
 		return err
 	}
 	logf("wrote %s", out)
+	return nil
+}
+
+// reparse reads again the go test -json logs of rs's runs that are still
+// in the work directory, so that a report written with -report reflects
+// the parser as it is now rather than as it was during the run.
+func reparse(rs *results) error {
+	out, err := modsrc.Go(".", "env", "GOROOT", "GOMODCACHE")
+	if err != nil {
+		return err
+	}
+	goroot, modcache, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+	n := 0
+	for _, m := range rs.Modules {
+		for _, fr := range m.Forms {
+			if _, err := os.Stat(fr.Run.Stdout); err != nil {
+				continue
+			}
+			dir := m.Dir
+			if dir == "" {
+				// Results saved before Dir: the logs are in WORK/logs/MODULE/.
+				dir = copyDir(m.Module, filepath.Dir(filepath.Dir(filepath.Dir(fr.Run.Stdout))))
+			}
+			tr, err := readRun(fr.Run, m.Module, pathMap{ModRoot: dir, GOROOT: goroot, ModCache: modcache})
+			if err != nil {
+				return err
+			}
+			fr.Result = tr
+			n++
+		}
+	}
+	logf("read %d runs' logs again", n)
 	return nil
 }
 
@@ -282,7 +317,7 @@ func runModule(ctx context.Context, e *env, m module, formNames []string, o *opt
 		logf("  not prepared: %v", err)
 		return mr
 	}
-	mr.GoLine, mr.Note, mr.Warning = prep.GoLine, prep.Note, prep.Warning
+	mr.Dir, mr.GoLine, mr.Note, mr.Warning = prep.Dir, prep.GoLine, prep.Note, prep.Warning
 	if mr.Warning != "" {
 		logf("  go mod download: %s", firstLine(mr.Warning))
 	}

@@ -25,6 +25,11 @@ type prepared struct {
 	Warning string
 }
 
+// copyDir is where prepare puts the copy of m under the work directory.
+func copyDir(m module, work string) string {
+	return filepath.Join(work, "src", strings.ReplaceAll(m.Path, "/", "_")+"@"+m.Version, repoBase(m.Path))
+}
+
 // repoBase is the name of the directory a git clone of module path would
 // have: its last element, or the one before a major version suffix.
 // Some tests see it: zap's match the caller's directory against
@@ -45,7 +50,7 @@ const readyFile = ".racegen-modules-ready"
 // prepare makes the copy of m under work/src, or reuses one a previous
 // run made. The module cache is only read.
 func prepare(m module, work string) (prepared, error) {
-	p := prepared{Dir: filepath.Join(work, "src", strings.ReplaceAll(m.Path, "/", "_")+"@"+m.Version, repoBase(m.Path))}
+	p := prepared{Dir: copyDir(m, work)}
 	ready := filepath.Join(p.Dir, readyFile)
 	if data, err := os.ReadFile(ready); err == nil {
 		dir := p.Dir

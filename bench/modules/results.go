@@ -24,6 +24,7 @@ type results struct {
 // A moduleResult is one module's results in every form.
 type moduleResult struct {
 	Module  module `json:"module"`
+	Dir     string `json:"dir,omitempty"` // the module copy's root
 	GoLine  string `json:"go_line"`
 	Note    string `json:"note,omitempty"`
 	Warning string `json:"warning,omitempty"` // from preparing the copy

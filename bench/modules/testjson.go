@@ -176,7 +176,9 @@ func parseTestJSON(r io.Reader, modPath string, paths pathMap, killed bool) (*te
 			if strings.HasPrefix(ev.Output, "panic: test timed out after") {
 				timedOut[pkg] = true
 			}
-			if !s.races.open && keepInExcerpt(ev.Output) && len(s.excerpt) < excerptLines {
+			// testing's race line comes last; keep it however long the
+			// output before it, since it tells a bystander.
+			if !s.races.open && keepInExcerpt(ev.Output) && (len(s.excerpt) < excerptLines || strings.Contains(ev.Output, raceDetectedLine)) {
 				s.excerpt = append(s.excerpt, truncate(strings.TrimRight(ev.Output, "\n"), 200))
 			}
 		case statusPass, statusFail, statusSkip:

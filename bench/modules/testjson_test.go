@@ -140,6 +140,26 @@ func TestParseTestJSON(t *testing.T) {
 	}
 }
 
+// TestExcerptKeepsRaceLine checks that testing's race line stays in the
+// excerpt of a test that logged more than excerptLines lines first.
+func TestExcerptKeepsRaceLine(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"Action":"run","Package":"example.com/m","Test":"TestLoud"}` + "\n")
+	for range excerptLines + 2 {
+		b.WriteString(`{"Action":"output","Package":"example.com/m","Test":"TestLoud","Output":"    m_test.go:5: serving\n"}` + "\n")
+	}
+	b.WriteString(`{"Action":"output","Package":"example.com/m","Test":"TestLoud","Output":"    m_test.go:9: race detected during execution of test\n"}` + "\n")
+	b.WriteString(`{"Action":"fail","Package":"example.com/m","Test":"TestLoud"}` + "\n")
+	tr, err := parseTestJSON(strings.NewReader(b.String()), "example.com/m", pathMap{}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := tr.Tests["TestLoud"].Excerpt
+	if len(ex) != excerptLines+1 || !strings.Contains(ex[len(ex)-1], raceDetectedLine) {
+		t.Errorf("excerpt = %q, want %d lines ending with testing's race line", ex, excerptLines+1)
+	}
+}
+
 // TestParseRepeated checks the counts of a test run with -count=3.
 func TestParseRepeated(t *testing.T) {
 	var b strings.Builder
