@@ -218,6 +218,7 @@ func runAll(ctx context.Context, o *options) (*results, error) {
 		NetNS:          o.netns,
 		Env:            runEnv,
 		Forms:          formNames,
+		Load:           []string{loadAverage()},
 	}
 	saved := filepath.Join(e.work, "results.json")
 	for _, m := range mods {
@@ -232,6 +233,10 @@ func runAll(ctx context.Context, o *options) (*results, error) {
 		}
 	}
 	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	rs.Load = append(rs.Load, loadAverage())
+	if err := runinfo.SaveJSON(saved, rs); err != nil {
 		return nil, err
 	}
 	logf("results saved in %s", saved)
@@ -454,6 +459,20 @@ func rerun(ctx context.Context, e *env, m module, mr *moduleResult, formNames []
 		logf("  reran %d tests of package %s %d times under go test (%.1fs)", len(cands[pkg]), pkg, o.reruns, time.Since(start).Seconds())
 	}
 	return out
+}
+
+// loadAverage returns the system's load averages over 1, 5 and 15
+// minutes, or "unknown".
+func loadAverage() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(data))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
 }
 
 func logf(format string, args ...any) {

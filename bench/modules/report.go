@@ -36,6 +36,11 @@ func writeReport(w io.Writer, rs *results) error {
 	p("\n")
 	p("- date: %s; total wall time %s\n", rs.Date, fmtDuration(rs.Wall))
 	p("- machine: %s\n", rs.Machine)
+	p("- one run of each form per module, so wall times carry the noise of a shared machine")
+	if len(rs.Load) == 2 {
+		p(" (load averages over 1, 5 and 15 minutes: %s at the start, %s at the end)", rs.Load[0], rs.Load[1])
+	}
+	p("\n")
 	p("- Go: %s\n\n", rs.GoVersion)
 
 	writeSummary(&b, rs)

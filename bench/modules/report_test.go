@@ -47,6 +47,7 @@ func TestReportGolden(t *testing.T) {
 			PrepErr: "downloading example.com/gone@v0.1.0: not found",
 		}},
 		Wall: 4000,
+		Load: []string{"1.50 1.20 0.90", "9.10 8.00 7.50"},
 	}
 	var b strings.Builder
 	if err := writeReport(&b, rs); err != nil {

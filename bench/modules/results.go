@@ -19,6 +19,9 @@ type results struct {
 	Forms          []string        `json:"forms"`   // the forms run, in report order
 	Modules        []*moduleResult `json:"modules"`
 	Wall           float64         `json:"wall"` // seconds the whole run took
+	// Load is /proc/loadavg when the run started and when it ended: the
+	// machine is shared, and its load makes the wall times noisy.
+	Load []string `json:"load,omitempty"`
 }
 
 // A moduleResult is one module's results in every form.
