@@ -51,7 +51,9 @@ const readyFile = ".racegen-modules-ready"
 // run made. The module cache is only read.
 func prepare(m module, work string) (prepared, error) {
 	p := prepared{Dir: copyDir(m, work)}
-	ready := filepath.Join(p.Dir, readyFile)
+	// The mark stays outside the copy, where no test of the module sees
+	// it (fasthttp's serve and list their own directories).
+	ready := filepath.Join(filepath.Dir(p.Dir), readyFile)
 	if data, err := os.ReadFile(ready); err == nil {
 		dir := p.Dir
 		if err := json.Unmarshal(data, &p); err != nil {
