@@ -78,7 +78,7 @@ func writeSummary(b *strings.Builder, rs *results) {
 	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	other, rg := rs.otherForms(), rs.racegenForms()
 	p("## Summary\n\n")
-	p("Each column lists the forms in the order of its heading. *passed* is tests passed / tests with a result; *no build* means no package's tests could be built; *≠ go test* counts disagreements with go test (+N: tests that failed because a race was reported while they ran in parallel); *race pairs* counts distinct location pairs reported; *wall* is the timed run in seconds, without the build step (– when the form did not run every package; ≥ when it was killed).\n\n")
+	p("Each column lists the forms in the order of its heading. *passed* is tests passed / tests with a result; *no build* means no package's tests could be built; *≠ go test* counts disagreements with go test (+N: tests that failed because a race was reported while they ran in parallel); *race pairs* counts distinct location pairs reported; *wall* is the timed run in seconds, without the build step (– when the form did not run every package; ≥ when a package timed out or the run was killed).\n\n")
 	p("| module | go | passed: %s | ≠ go test: %s | race pairs: %s | wall s: %s | wall ÷ go test: %s | wall ÷ -race: %s |\n",
 		labels(rs.Forms), labels(other), labels(other), labels(rs.Forms), labels(other), labels(rg))
 	p("|---|---|---|---|---|---|---|---|\n")

@@ -120,7 +120,8 @@ func (s summary) WallCell() string {
 	switch {
 	case !s.Ran:
 		return "–"
-	case s.Killed:
+	case s.Killed || s.PkgTimeout > 0:
+		// A lower bound: some package's tests did not finish.
 		return fmt.Sprintf("≥%.0f", s.Wall)
 	case !s.Complete():
 		return "–"
