@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: all build test vet fmt check-tidy check-generated bench bench-ops bench-runtime eval-rate eval-corpus eval-wholeprog
+.PHONY: all build test vet fmt check-tidy check-generated bench bench-ops bench-runtime eval-rate eval-corpus eval-wholeprog eval-modules
 
 all: build test
 
@@ -81,3 +81,13 @@ eval-corpus:
 # names and // race lines.
 eval-wholeprog:
 	RACEGEN_WHOLEPROG=race $(GO) test -count=1 -run 'TestWholeProgram$$' -v -timeout 30m ./cmd/racegen
+
+# eval-modules runs the test suites of a pinned list of real modules
+# (bench/modules/list.go, copied from the module proxy) under go test,
+# go test -race and racegen (racegen test and -toolexec at rate 1,
+# racegen test at rate 0.01), compares them test by test (verdicts, races,
+# wall time, peak memory) and writes docs/modules.md. Takes an hour or
+# more; MODULESFLAGS="-modules x/sync -forms go,full" is quick, and
+# MODULESFLAGS="-work DIR" keeps the copies, logs and results.json.
+eval-modules:
+	$(GO) run ./bench/modules $(MODULESFLAGS)

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/racegen/racegen/bench/internal/modsrc"
 )
 
 // A kind is how a configuration builds its test binary.
@@ -162,7 +164,7 @@ func buildTest(w *workload, c config, dir, out, racegenBin string) error {
 		cmd = exec.Command(racegenBin, args...)
 	}
 	cmd.Dir = dir
-	cmd.Env = goEnv()
+	cmd.Env = modsrc.Env()
 	var outBuf bytes.Buffer
 	cmd.Stdout = &outBuf
 	cmd.Stderr = &outBuf

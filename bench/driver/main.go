@@ -41,12 +41,12 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
 
+	"github.com/racegen/racegen/bench/internal/modsrc"
 	"github.com/racegen/racegen/bench/internal/runinfo"
 )
 
@@ -137,7 +137,7 @@ func measureAll(o *options) (*results, error) {
 	if rg == "" {
 		rg = filepath.Join(work, "racegen")
 		logf("building racegen from %s", repo)
-		if _, err := goCmd(repo, "build", "-o", rg, "./cmd/racegen"); err != nil {
+		if _, err := modsrc.Go(repo, "build", "-o", rg, "./cmd/racegen"); err != nil {
 			return nil, fmt.Errorf("building racegen: %w", err)
 		}
 	}
@@ -146,7 +146,7 @@ func measureAll(o *options) (*results, error) {
 		Date:      time.Now().UTC().Format("2006-01-02 15:04 UTC"),
 		Machine:   runinfo.Machine(),
 		GoVersion: runinfo.GoVersion(),
-		Racegen:   racegenState(repo, o.racegenBin),
+		Racegen:   runinfo.RacegenState(repo, o.racegenBin),
 		Reps:      o.reps,
 		Timeout:   o.timeout.Seconds(),
 		Configs:   configsFor(o.race, mrs, o.seed),
@@ -308,24 +308,6 @@ func writeFile(path string, write func(*os.File) error) error {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return f.Close()
-}
-
-// racegenState names the commit racegen was built from and whether its
-// sources had uncommitted changes.
-func racegenState(repo, bin string) string {
-	if bin != "" {
-		return "the command " + bin + " (-racegen); this checkout is at " + racegenState(repo, "")
-	}
-	head, err := exec.Command("git", "-C", repo, "rev-parse", "--short", "HEAD").Output()
-	if err != nil {
-		return "unknown commit"
-	}
-	s := "commit " + strings.TrimSpace(string(head))
-	dirty, err := exec.Command("git", "-C", repo, "status", "--porcelain", "--", "cmd", "runtime", "instrument", "analysis").Output()
-	if err == nil && len(strings.TrimSpace(string(dirty))) > 0 {
-		s += " plus uncommitted changes in the working tree"
-	}
-	return s
 }
 
 func logf(format string, args ...any) {

@@ -1,11 +1,12 @@
 // Package runinfo records how a measurement of racegen was made, for the
-// harnesses that write docs/bench.md and docs/eval-rate.md: the command
-// line that reproduces it, the Go release and the machine, and the raw
-// results saved beside the report.
+// harnesses that write docs/bench.md, docs/eval-rate.md and
+// docs/modules.md: the command line that reproduces it, the Go release,
+// the machine and the racegen commit, and the raw results saved beside
+// the report.
 //
-// Both harnesses run from the root of the racegen module and say so in
+// The harnesses run from the root of the racegen module and say so in
 // their reports; the helpers here are what they have in common, so that a
-// report written by one reads like a report written by the other.
+// report written by one reads like a report written by another.
 package runinfo
 
 import (
@@ -101,4 +102,42 @@ func LoadJSON(path string, v any) error {
 		return fmt.Errorf("loading results from %s: %w", path, err)
 	}
 	return nil
+}
+
+// RacegenState names the commit of the racegen repository at repo and
+// whether its sources (cmd, runtime, instrument, analysis) have
+// uncommitted changes. If bin is not empty, the racegen measured is the
+// command bin rather than a build of repo, and the result says so.
+func RacegenState(repo, bin string) string {
+	if bin != "" {
+		return "the command " + bin + " (-racegen); this checkout is at " + RacegenState(repo, "")
+	}
+	head, err := exec.Command("git", "-C", repo, "rev-parse", "--short", "HEAD").Output()
+	if err != nil {
+		return "unknown commit"
+	}
+	s := "commit " + strings.TrimSpace(string(head))
+	dirty, err := exec.Command("git", "-C", repo, "status", "--porcelain", "--", "cmd", "runtime", "instrument", "analysis").Output()
+	if err == nil && len(strings.TrimSpace(string(dirty))) > 0 {
+		s += " plus uncommitted changes in the working tree"
+	}
+	return s
+}
+
+// racegenSources are the paths of the repository that make up the racegen
+// command and its runtime.
+var racegenSources = []string{"cmd", "runtime", "instrument", "analysis", "embed.go", "go.mod", "go.sum"}
+
+// SourcesCommit returns the short hash of the last commit at or before
+// rev (such as HEAD) that changed racegen's sources (cmd, runtime,
+// instrument, analysis, embed.go, go.mod, go.sum) in the repository at
+// repo, or "" if git cannot tell. Two checkouts whose SourcesCommit
+// agree build the same racegen, whatever else differs between them.
+func SourcesCommit(repo, rev string) string {
+	args := append([]string{"-C", repo, "log", "-1", "--format=%h", rev, "--"}, racegenSources...)
+	out, err := exec.Command("git", args...).Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }

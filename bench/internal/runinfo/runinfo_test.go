@@ -38,3 +38,18 @@ func TestSaveLoadJSON(t *testing.T) {
 		t.Errorf("loaded %+v, saved %+v", out, in)
 	}
 }
+
+func TestSourcesCommit(t *testing.T) {
+	repo, err := RepoRoot()
+	if err != nil {
+		t.Skip(err)
+	}
+	head := SourcesCommit(repo, "HEAD")
+	if head == "" {
+		t.Skip("git cannot tell here (no git, or no history)")
+	}
+	// The commit that last changed the sources is its own answer.
+	if again := SourcesCommit(repo, head); again != head {
+		t.Errorf("SourcesCommit(%s) = %s, want itself", head, again)
+	}
+}
