@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func TestRaceSubtestGoroutine(t *testing.T) {
@@ -57,4 +58,32 @@ func TestNoRaceSubtestAtomicValue(t *testing.T) {
 		_ = x
 	})
 	x = 2
+}
+
+// Cleanups run after the test function returns, on the test's goroutine
+// (issue 18, item 5): a race between a cleanup and a goroutine the test
+// started is a race during the test, which fails it.
+func TestRaceCleanup(t *testing.T) {
+	x := 0
+	go func() {
+		x = 1 // race
+	}()
+	t.Cleanup(func() {
+		time.Sleep(10 * time.Millisecond) // orders nothing: the write is done by then
+		_ = x                             // race
+	})
+}
+
+// A cleanup ordered after the goroutine's write races with nothing.
+func TestNoRaceCleanup(t *testing.T) {
+	x := 0
+	done := make(chan bool)
+	go func() {
+		x = 1
+		close(done)
+	}()
+	t.Cleanup(func() {
+		<-done
+		_ = x
+	})
 }
