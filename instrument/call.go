@@ -11,9 +11,10 @@ import (
 // replaceObj returns the name of the function that replaces uses of obj,
 // a function whose synchronization or exit the detector must see, or ""
 // if obj is not one: os.Exit, sync.OnceFunc, OnceValue and OnceValues,
-// which the runtime replaces, and time.NewTimer, After, NewTicker and
-// Tick, whose channels are sent on from inside the Go runtime, which
-// helpers of the package replace (see timers.go and isTimerHelper). The
+// which the runtime replaces, and time.NewTimer, After, AfterFunc,
+// NewTicker and Tick, whose channels are sent on and functions started
+// from inside the Go runtime, which helpers of the package replace (see
+// timers.go and isTimerHelper). The
 // replacements have the signatures of the originals, so they serve as
 // values too. The functions of sync/atomic are replaced too (see
 // atomicFunc), by wrappers that take a site.
@@ -40,7 +41,7 @@ func (fr *fileRewriter) replaceObj(obj types.Object) string {
 			return "" // the helpers' own calls
 		}
 		switch fn.Name() {
-		case "NewTimer", "After", "NewTicker", "Tick":
+		case "NewTimer", "After", "AfterFunc", "NewTicker", "Tick":
 			return fn.Name()
 		}
 	}

@@ -7,14 +7,12 @@ import (
 	"github.com/dave/dst"
 )
 
-// Some functions hand a callback to the Go runtime, which later runs it
-// on a goroutine that no go statement started: time.AfterFunc's function
-// runs in a goroutine of its own when the timer fires, and finalizers and
-// cleanups run on the runtime's goroutines. The rewriter wraps the
-// callback so that the detector knows what it is ordered after (see the
-// runtime's Handoff and Finalizer):
+// Finalizers and cleanups run on goroutines of the Go runtime's, which no
+// go statement started. The rewriter wraps the function so that the
+// detector knows what it is ordered after (see the runtime's Finalizer;
+// time.AfterFunc, the other function the runtime starts, is replaced by
+// a helper: see timers.go):
 //
-//	time.AfterFunc(d, f)            time.AfterFunc(d, racegenrt.Handoff(f))
 //	runtime.SetFinalizer(x, f)      runtime.SetFinalizer(x, racegenrt.Finalizer(f))
 //	runtime.AddCleanup(p, f, arg)   runtime.AddCleanup(p, racegenrt.Finalizer(f), arg)
 //
@@ -30,8 +28,6 @@ func callbackArg(fn *types.Func) (int, string) {
 		return -1, ""
 	}
 	switch fn.Pkg().Path() + "." + fn.Name() {
-	case "time.AfterFunc":
-		return 1, "Handoff"
 	case "runtime.SetFinalizer", "runtime.AddCleanup":
 		return 1, "Finalizer"
 	}
@@ -49,14 +45,12 @@ func (fr *fileRewriter) wrapCallback(x *dst.CallExpr, a *ast.CallExpr) {
 	if i < 0 || i >= len(a.Args) {
 		return
 	}
-	if wrap == "Finalizer" {
-		sig, ok := under(fr.typeOf(a.Args[i])).(*types.Signature)
-		if !ok || sig.Params().Len() != 1 || sig.Variadic() || sig.Results().Len() > 1 {
-			return // nil, an interface value, or a finalizer SetFinalizer refuses
-		}
-		if sig.Results().Len() == 1 {
-			wrap = "FinalizerResult"
-		}
+	sig, ok := under(fr.typeOf(a.Args[i])).(*types.Signature)
+	if !ok || sig.Params().Len() != 1 || sig.Variadic() || sig.Results().Len() > 1 {
+		return // nil, an interface value, or a finalizer SetFinalizer refuses
+	}
+	if sig.Results().Len() == 1 {
+		wrap = "FinalizerResult"
 	}
 	n := fr.rtCall(wrap, x.Args[i])
 	moveDecs(n, x.Args[i])

@@ -19,7 +19,26 @@ import (
 // at the user's source.
 
 // addLineDirectives annotates the rewritten file.
+//
+// Empty lines inside declarations are dropped first: the printer puts a
+// comment before a node that follows an empty line on a line of its own,
+// and the line break after the comment would then carry the position,
+// one line before the node's.
 func (fr *fileRewriter) addLineDirectives() {
+	dst.Inspect(fr.file, func(n dst.Node) bool {
+		switch n.(type) {
+		case nil, *dst.File, *dst.FuncDecl, *dst.GenDecl:
+			return true
+		}
+		d := n.Decorations()
+		if d.Before == dst.EmptyLine {
+			d.Before = dst.NewLine
+		}
+		if d.After == dst.EmptyLine {
+			d.After = dst.NewLine
+		}
+		return true
+	})
 	dst.Inspect(fr.file, func(n dst.Node) bool {
 		switch n := n.(type) {
 		case *dst.BlockStmt:
@@ -33,7 +52,7 @@ func (fr *fileRewriter) addLineDirectives() {
 				fr.annotate(n.Values[0])
 			}
 		case dst.Expr:
-			if d := n.Decorations(); d.Before == dst.NewLine || d.Before == dst.EmptyLine {
+			if d := n.Decorations(); d.Before == dst.NewLine {
 				fr.annotate(n)
 			}
 		}

@@ -30,11 +30,13 @@ import (
 //
 // The helpers have the signatures of the functions they replace, so they
 // serve as function values too. Receives from t.C are instrumented as
-// receives and acquire the channel's clock. Functions run by
-// time.AfterFunc start in a new goroutine, which the detector registers
-// at its first hook as ordered after everything before it, so AfterFunc
-// needs no helper. Package time itself is rewritten without them: its own
-// calls are the ones the helpers make.
+// receives and acquire the channel's clock. A timer made by
+// time.AfterFunc runs its function in a new goroutine: the AfterFunc
+// helper makes the timer a synchronization object that it and every
+// Reset release into, and that goroutine starts ordered after those
+// releases alone (the runtime's TimerArm and TimerFunc). Package time
+// itself is rewritten without the helpers: its own calls are the ones
+// the helpers make.
 //
 // The helpers are declared once per package, in the first rewritten file
 // that imports package time, and named with identifiers that no file of
@@ -47,7 +49,7 @@ import (
 // method they replace: %[1]s is the helper's name, %[2]s the qualifier
 // of package time in the file that declares it ("time." or, for a dot
 // import, ""), %[3]s the runtime's, and %[4]s and %[5]s names for the
-// parameters.
+// parameters, %[6]s a name for AfterFunc's function parameter.
 var timerHelpers = map[string]string{
 	"NewTimer": `func %[1]s(%[4]s %[2]sDuration) *%[2]sTimer {
 	%[5]s := %[2]sNewTimer(1<<63 - 1)
@@ -79,8 +81,16 @@ var timerHelpers = map[string]string{
 	%[5]s.Reset(%[4]s)
 	return %[5]s.C
 }`,
+	"AfterFunc": `func %[1]s(%[4]s %[2]sDuration, %[6]s func()) *%[2]sTimer {
+	var %[5]s *%[2]sTimer
+	%[5]s = %[2]sAfterFunc(1<<63-1, %[3]sTimerFunc(&%[5]s, %[6]s))
+	%[3]sTimerArm(%[5]s)
+	%[5]s.Reset(%[4]s)
+	return %[5]s
+}`,
 	"TimerReset": `func %[1]s(%[5]s *%[2]sTimer, %[4]s %[2]sDuration) bool {
 	%[3]sChanPreSend(%[3]sChanOf(%[5]s.C), 0)
+	%[3]sTimerArm(%[5]s)
 	return %[5]s.Reset(%[4]s)
 }`,
 	"TickerReset": `func %[1]s(%[5]s *%[2]sTicker, %[4]s %[2]sDuration) {
@@ -97,11 +107,12 @@ var timerHelpers = map[string]string{
 // %[6]s names for the type parameters and the parameter.
 const timerChanHelper = `func %[1]s[%[4]s interface{ *%[5]s }, %[5]s any](%[6]s %[4]s) %[4]s {
 	%[3]sChanPreSend(*(*uintptr)(%[2]sPointer(%[6]s)), 0)
+	%[3]sTimerArm(%[6]s)
 	return %[6]s
 }`
 
 // timerHelperOrder is the order in which helpers are declared.
-var timerHelperOrder = []string{"NewTimer", "After", "NewTicker", "Tick", "TimerReset", "TickerReset", "timerChan"}
+var timerHelperOrder = []string{"NewTimer", "After", "AfterFunc", "NewTicker", "Tick", "TimerReset", "TickerReset", "timerChan"}
 
 // isTimerHelper reports whether the replacement name (see replaceObj and
 // syncWrapper) is one of a timer helper.
@@ -199,7 +210,7 @@ func (p *pkgRewriter) declareTimerHelpers(frs []*fileRewriter, files []*ast.File
 	fr := frs[hostIdx]
 	var src strings.Builder
 	src.WriteString("package p\n")
-	d, t := fr.freshName("d"), fr.freshName("t") // the parameters, in every helper
+	d, t, fn := fr.freshName("d"), fr.freshName("t"), fr.freshName("f") // the parameters, in every helper
 	for _, name := range timerHelperOrder {
 		helper, ok := p.timers.names[name]
 		if !ok {
@@ -216,7 +227,7 @@ func (p *pkgRewriter) declareTimerHelpers(frs []*fileRewriter, files []*ast.File
 		if q == nil {
 			return fmt.Errorf("the timer helper %s needs package time, which %s does not import", helper, fr.name)
 		}
-		fmt.Fprintf(&src, "\n"+timerHelpers[name]+"\n", helper, *q, rt, d, t)
+		fmt.Fprintf(&src, "\n"+timerHelpers[name]+"\n", helper, *q, rt, d, t, fn)
 	}
 	f, err := decorator.Parse(src.String())
 	if err != nil {

@@ -10,9 +10,6 @@ type Goroutine struct {
 	// history existed then, so nothing before the go statement can be
 	// found in a report with it, and it starts with an empty clock.
 	fresh bool
-	// late marks a goroutine that gets its slot when it starts rather
-	// than at the fork, because it may never start (Handoff).
-	late bool
 }
 
 // creationDepth bounds the stack recorded at each go statement.
@@ -27,11 +24,7 @@ const creationDepth = 16
 // so that f and x are evaluated first, as Go does, and then
 //
 //	g := GoFork(); go func() { GoStart(g); defer GoEnd(); f(x) }()
-func GoFork() Goroutine { return fork(false) }
-
-// fork is GoFork. With late, the new goroutine takes its slot in GoStart:
-// a fork whose goroutine never starts then holds no slot.
-func fork(late bool) Goroutine {
+func GoFork() Goroutine {
 	t := syncer()
 	if t == nil {
 		return Goroutine{fresh: true}
@@ -39,10 +32,7 @@ func fork(late bool) Goroutine {
 	if staticSync {
 		return staticFork(t)
 	}
-	u := new(thread)
-	if !late {
-		u.takeSlot()
-	}
+	u := newThread()
 	// Cu ← Ct as a shallow copy (Pacer's Algorithm 9): t's vclock, with
 	// t's own entry brought up to date in it first, is shared with u.
 	// Outside sampling periods t's clock stands still, so only the
@@ -56,10 +46,10 @@ func fork(late bool) Goroutine {
 	u.changed()
 	u.parent = t.goid
 	var pcs [creationDepth]uintptr
-	n := goruntime.Callers(3, pcs[:]) // skip Callers, fork and its caller
+	n := goruntime.Callers(2, pcs[:])
 	u.created = append([]uintptr(nil), pcs[:n]...)
 	t.tick()
-	return Goroutine{t: u, late: late}
+	return Goroutine{t: u}
 }
 
 // GoStart is the first call in a goroutine created after GoFork.
@@ -71,10 +61,6 @@ func GoStart(g Goroutine) {
 	}
 	if u == nil {
 		return
-	}
-	if g.late {
-		u.takeSlot()
-		u.changed()
 	}
 	u.g = getg()
 	u.goid = readGoid(u.g)

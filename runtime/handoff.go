@@ -1,12 +1,16 @@
 package runtime
 
+import "unsafe"
+
 // Callbacks that the Go runtime itself runs, on goroutines that no go
 // statement of instrumented code started, need their ordering stated:
 //
-//   - time.AfterFunc(d, f) runs f in a new goroutine when the timer fires.
-//     The call is synchronized before f (the Go memory model, "Timers"),
-//     and nothing else is: the instrumenter passes Handoff(f) instead, a
-//     go statement deferred until the timer fires;
+//   - a timer made by time.AfterFunc(d, f) runs f in a new goroutine when
+//     it fires. The timer is a synchronization object, as go build -race
+//     treats it: AfterFunc and every Reset release into it (TimerArm), and
+//     the goroutine that runs f starts ordered after those releases and
+//     nothing else (TimerFunc). The instrumenter replaces AfterFunc and
+//     Reset by helpers that call these (instrument/timers.go);
 //   - runtime.SetFinalizer and runtime.AddCleanup run their functions on
 //     goroutines of the runtime's. As go build -race does (racefingo),
 //     each call starts in a context of its own, ordered after everything
@@ -16,19 +20,24 @@ package runtime
 // instrumenter could not see) is registered at its first hook as ordered
 // after everything before it, which may hide races but invents none.
 
-// Handoff returns f wrapped to run as if a go statement here had started
-// it: the goroutine that runs the wrapper (the one time.AfterFunc's timer
-// starts) is ordered after everything before the call of Handoff, and
-// after nothing else. The fork takes no slot until the wrapper runs, so
-// a timer that is stopped before it fires costs none.
-func Handoff(f func()) func() {
-	if f == nil {
-		return nil // let AfterFunc fail as it would
-	}
-	g := fork(true)
+// TimerArm records that the timer t is armed (by time.AfterFunc or a
+// Reset): everything before is ordered before the function it runs.
+func TimerArm[T any](t *T) {
+	Release(uintptr(unsafe.Pointer(t)))
+}
+
+// TimerFunc returns f wrapped to run as the function of the timer *tp,
+// made by time.AfterFunc: in the new goroutine the timer starts, which is
+// ordered after every TimerArm of the timer and nothing else. *tp is read
+// when the timer fires, so it may be set after the call.
+func TimerFunc[T any](tp **T, f func()) func() {
 	return func() {
-		GoStart(g)
-		defer GoEnd()
+		if !staticSync {
+			// A goroutine of its own, with an empty clock.
+			GoStart(Goroutine{fresh: true})
+			defer GoEnd()
+		}
+		Acquire(uintptr(unsafe.Pointer(*tp)))
 		f()
 	}
 }
