@@ -159,6 +159,9 @@ func (fr *fileRewriter) call(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 		return n
 	}
 	fr.plainCall(x, a)
+	if n := fr.runtimeFunc(x, a); n != nil {
+		return n
+	}
 	fr.wrapCallback(x, a)
 	if sig := fr.ioFunc(a); sig != nil {
 		return fr.ioCall(x, a, sig)

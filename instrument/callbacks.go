@@ -9,12 +9,13 @@ import (
 
 // Finalizers and cleanups run on goroutines of the Go runtime's, which no
 // go statement started. The rewriter wraps the function so that the
-// detector knows what it is ordered after (see the runtime's Finalizer;
+// detector knows what it is ordered after (see the runtime's Finalizer
+// and Cleanup;
 // time.AfterFunc, the other function the runtime starts, is replaced by
 // a helper: see timers.go):
 //
 //	runtime.SetFinalizer(x, f)      runtime.SetFinalizer(x, racegenrt.Finalizer(f))
-//	runtime.AddCleanup(p, f, arg)   runtime.AddCleanup(p, racegenrt.Finalizer(f), arg)
+//	runtime.AddCleanup(p, f, arg)   runtime.AddCleanup(p, racegenrt.Cleanup(f), arg)
 //
 // A finalizer is wrapped only when its static type is a function of one
 // parameter and at most one result, which are the ones SetFinalizer
@@ -28,8 +29,10 @@ func callbackArg(fn *types.Func) (int, string) {
 		return -1, ""
 	}
 	switch fn.Pkg().Path() + "." + fn.Name() {
-	case "runtime.SetFinalizer", "runtime.AddCleanup":
+	case "runtime.SetFinalizer":
 		return 1, "Finalizer"
+	case "runtime.AddCleanup":
+		return 1, "Cleanup"
 	}
 	return -1, ""
 }
@@ -50,6 +53,9 @@ func (fr *fileRewriter) wrapCallback(x *dst.CallExpr, a *ast.CallExpr) {
 		return // nil, an interface value, or a finalizer SetFinalizer refuses
 	}
 	if sig.Results().Len() == 1 {
+		if wrap != "Finalizer" {
+			return // a cleanup has no result
+		}
 		wrap = "FinalizerResult"
 	}
 	n := fr.rtCall(wrap, x.Args[i])

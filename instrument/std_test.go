@@ -198,3 +198,51 @@ func TestRaceAnnotations(t *testing.T) {
 		}
 	}
 }
+
+// TestRuntimeFuncModels rewrites package reflect and checks that its
+// calls of the functions the runtime implements for it are modelled, and
+// that every model names a function the package declares without a body.
+func TestRuntimeFuncModels(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads standard packages")
+	}
+	pkgs, err := packages.Load(&packages.Config{Mode: loadMode}, "reflect", "internal/reflectlite")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pkgs {
+		for name := range runtimeFuncModels {
+			path, fn, _ := strings.Cut(name, ".")
+			if path != p.PkgPath {
+				continue
+			}
+			obj, ok := p.Types.Scope().Lookup(fn).(*types.Func)
+			if !ok {
+				t.Errorf("%s: no function %s: the model is stale", p.PkgPath, fn)
+				continue
+			}
+			for _, f := range p.Syntax {
+				for _, d := range f.Decls {
+					if fd, ok := d.(*ast.FuncDecl); ok && p.TypesInfo.Defs[fd.Name] == obj && fd.Body != nil {
+						t.Errorf("%s.%s has a body: it is not the runtime's", p.PkgPath, fn)
+					}
+				}
+			}
+		}
+		res, err := Package(p.Fset, p.Syntax, p.Types, p.TypesInfo, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", p.PkgPath, err)
+		}
+		var all strings.Builder
+		for _, src := range res.Files {
+			all.Write(src)
+		}
+		if p.PkgPath == "reflect" {
+			for _, want := range []string{"racegenrt.WriteRange(uintptr(p1), p0.Size_", "racegenrt.ChanPreSend(uintptr(p0)", "racegenrt.Write(uintptr(p1), 1"} {
+				if !strings.Contains(all.String(), want) {
+					t.Errorf("reflect: rewritten code lacks %s", want)
+				}
+			}
+		}
+	}
+}

@@ -316,18 +316,7 @@ func (fr *fileRewriter) syncMethodExpr(x *dst.SelectorExpr, a *ast.SelectorExpr,
 // typeExpr returns an expression that denotes t in this file, and false if
 // t cannot be spelled here (a type of a package the file does not import).
 func (fr *fileRewriter) typeExpr(t types.Type) (dst.Expr, bool) {
-	imports := fr.importNames()
-	ok := true
-	s := types.TypeString(t, func(p *types.Package) string {
-		if p == fr.pkg {
-			return ""
-		}
-		name, found := imports[p.Path()]
-		if !found {
-			ok = false
-		}
-		return name
-	})
+	s, ok := fr.typeString(t)
 	if !ok {
 		return nil, false
 	}

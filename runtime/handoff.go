@@ -14,7 +14,8 @@ import "unsafe"
 //   - runtime.SetFinalizer and runtime.AddCleanup run their functions on
 //     goroutines of the runtime's. As go build -race does (racefingo),
 //     each call starts in a context of its own, ordered after everything
-//     that happened before it: the instrumenter passes Finalizer(f).
+//     that happened before it (but other cleanups): the instrumenter
+//     passes Finalizer(f) or Cleanup(f).
 //
 // A goroutine the runtime starts without either (a function value the
 // instrumenter could not see) is registered at its first hook as ordered
@@ -42,17 +43,18 @@ func TimerFunc[T any](tp **T, f func()) func() {
 	}
 }
 
-// Finalizer returns f wrapped to run as a finalizer or a cleanup runs
-// under go build -race: in a detector context of its own, ordered after
-// everything that happened before it starts. It is for the finalizers
-// and cleanups of one argument and no result; FinalizerResult is for
-// those with one result, which the runtime ignores.
+// Finalizer returns f wrapped to run as a finalizer runs under go build
+// -race: in a detector context of its own, ordered after everything that
+// happened before it starts, earlier finalizers included (a single
+// goroutine runs them all, one after the other). It is for finalizers of
+// no result; FinalizerResult is for those with one, which the runtime
+// ignores.
 func Finalizer[P any](f func(P)) func(P) {
 	if f == nil {
 		return nil
 	}
 	return func(p P) {
-		leave := enterAlone()
+		leave := enterAlone(false)
 		defer leave()
 		f(p)
 	}
@@ -64,25 +66,42 @@ func FinalizerResult[P, R any](f func(P) R) func(P) R {
 		return nil
 	}
 	return func(p P) R {
-		leave := enterAlone()
+		leave := enterAlone(false)
 		defer leave()
 		return f(p)
+	}
+}
+
+// Cleanup returns f wrapped to run as a cleanup (runtime.AddCleanup):
+// like a finalizer, but not ordered after other cleanups, which "may run
+// concurrently with one another" (the runtime's documentation), so that a
+// race between two cleanups is reported, as go build -race reports it
+// between the cleanups of one batch.
+func Cleanup[S any](f func(S)) func(S) {
+	if f == nil {
+		return nil
+	}
+	return func(arg S) {
+		leave := enterAlone(true)
+		defer leave()
+		f(arg)
 	}
 }
 
 // enterAlone gives the running goroutine a detector context of its own
 // until the returned function is called, which restores the one it had:
 // the context is registered as a goroutine the detector sees for the
-// first time (lazyThread), ordered after everything before it. Outside
-// dynamic builds with the gate open, or without a g to key the context
-// by, it does nothing: a context made now would record nothing.
-func enterAlone() (leave func()) {
+// first time (lazyThread), ordered after everything before it, except,
+// for a cleanup, other cleanups. Outside dynamic builds with the gate
+// open, or without a g to key the context by, it does nothing: a context
+// made now would record nothing.
+func enterAlone(cleanup bool) (leave func()) {
 	gp := getg()
 	if gp == 0 || staticSync || !gateOpen() {
 		return func() {}
 	}
 	prev := gtab.lookup(gp)
-	t := lazyThread(gp, readGoid(gp))
+	t := lazyContext(gp, readGoid(gp), cleanup)
 	return func() {
 		t.finished.Store(true)
 		freeTid(t)

@@ -8,11 +8,13 @@ func Lock(m *sync.Mutex) {
 	if syncHot() {
 		acquireAt(addrOf(m))
 	}
+	mutexAccess(addrOf(m), siteMutexLock)
 }
 
 // TryLock tries to lock m; if it succeeds, the caller is ordered after
 // m's last unlock.
 func TryLock(m *sync.Mutex) bool {
+	mutexAccess(addrOf(m), siteMutexLock)
 	if !m.TryLock() {
 		return false
 	}
@@ -24,6 +26,7 @@ func TryLock(m *sync.Mutex) bool {
 
 // Unlock releases the caller's clock into m and unlocks it.
 func Unlock(m *sync.Mutex) {
+	mutexAccess(addrOf(m), siteMutexUnlock)
 	if syncHot() {
 		releaseAt(addrOf(m))
 	}
@@ -33,6 +36,7 @@ func Unlock(m *sync.Mutex) {
 // RWLock write-locks rw: the caller is ordered after the last Unlock and
 // after every RUnlock before it.
 func RWLock(rw *sync.RWMutex) {
+	access(addrOf(rw), 1, siteRWMutexLock, opRead)
 	rw.Lock()
 	if syncHot() {
 		lockAt(addrOf(rw))
@@ -41,6 +45,7 @@ func RWLock(rw *sync.RWMutex) {
 
 // RWTryLock tries to write-lock rw.
 func RWTryLock(rw *sync.RWMutex) bool {
+	access(addrOf(rw), 1, siteRWMutexLock, opRead)
 	if !rw.TryLock() {
 		return false
 	}
@@ -52,6 +57,7 @@ func RWTryLock(rw *sync.RWMutex) bool {
 
 // RWUnlock write-unlocks rw.
 func RWUnlock(rw *sync.RWMutex) {
+	access(addrOf(rw), 1, siteRWMutexUnlock, opRead)
 	if syncHot() {
 		releaseAt(addrOf(rw))
 	}
@@ -60,6 +66,7 @@ func RWUnlock(rw *sync.RWMutex) {
 
 // RLock read-locks rw: the caller is ordered after the last Unlock.
 func RLock(rw *sync.RWMutex) {
+	access(addrOf(rw), 1, siteRWMutexRLock, opRead)
 	rw.RLock()
 	if syncHot() {
 		acquireAt(addrOf(rw))
@@ -68,6 +75,7 @@ func RLock(rw *sync.RWMutex) {
 
 // TryRLock tries to read-lock rw.
 func TryRLock(rw *sync.RWMutex) bool {
+	access(addrOf(rw), 1, siteRWMutexRLock, opRead)
 	if !rw.TryRLock() {
 		return false
 	}
@@ -79,6 +87,7 @@ func TryRLock(rw *sync.RWMutex) bool {
 
 // RUnlock read-unlocks rw; the next writer is ordered after it.
 func RUnlock(rw *sync.RWMutex) {
+	access(addrOf(rw), 1, siteRWMutexRUnlock, opRead)
 	if syncHot() {
 		releaseReverseAt(addrOf(rw))
 	}

@@ -31,6 +31,10 @@ type syncVar struct {
 	// object's address begun at or after born belongs to the object as
 	// long as live says it is alive (see cell.owned).
 	born uint32
+
+	// waiters counts the goroutines in a WaitGroup's Wait, under mu
+	// (see WaitGroupWait).
+	waiters int32
 }
 
 // The sync table finds a syncVar by address. Lookups are lock-free: a

@@ -44,6 +44,7 @@ type thread struct {
 	created   []uintptr // PCs of the go statement, nil if lazy
 	createdBy string    // "created by" text from runtime.Stack, if lazy
 	finished  atomic.Bool
+	cleanup   bool // the context of a cleanup (see Cleanup)
 }
 
 func (t *thread) epoch() epoch { return epoch(t.ep.Load()) }
@@ -342,7 +343,12 @@ func current() *thread {
 // its clock starts as the join of every slot's current clock: everything
 // that happened before its first hook is treated as ordered before it.
 // That may hide races with it, but cannot produce a false report.
-func lazyThread(gp uintptr, goid int64) *thread {
+func lazyThread(gp uintptr, goid int64) *thread { return lazyContext(gp, goid, false) }
+
+// lazyContext is lazyThread. With cleanup, the context runs a cleanup
+// (see Cleanup): it joins every slot's clock but those of other
+// cleanups.
+func lazyContext(gp uintptr, goid int64, cleanup bool) *thread {
 	calibrateOnce.Do(calibrateGoid)
 	if goid == 0 {
 		goid = readGoid(gp)
@@ -354,11 +360,12 @@ func lazyThread(gp uintptr, goid int64) *thread {
 		t.goid = stackGoid()
 	}
 	t.createdBy = creatorText()
+	t.cleanup = cleanup
 	vc := &vclock{}
 	if tab := slots.tab.Load(); tab != nil {
 		vc.c = make([]uint64, len(*tab))
 		for i := range *tab {
-			if u := (*tab)[i].Load(); u != nil {
+			if u := (*tab)[i].Load(); u != nil && !(cleanup && u.cleanup) {
 				vc.c[i] = u.epoch().clock()
 			}
 		}
