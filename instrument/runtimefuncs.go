@@ -45,16 +45,16 @@ var runtimeFuncModels = map[string]string{
 	%[2]sWriteRange(uintptr(p1.Data), n, %[3]s)
 	%[2]sReadRange(uintptr(p2.Data), n, %[3]s)
 	return %[1]s`,
-	"reflect.mapaccess":              modelMapRead,
-	"reflect.mapaccess_faststr":      modelMapRead,
-	"reflect.maplen":                 `%[2]sRead(uintptr(p0), 1, %[3]s); return %[1]s`,
-	"internal/reflectlite.maplen":    `%[2]sRead(uintptr(p0), 1, %[3]s); return %[1]s`,
-	"reflect.mapassign0":             modelMapWrite,
-	"reflect.mapassign_faststr0":     modelMapWrite,
-	"reflect.mapdelete":              modelMapWrite,
-	"reflect.mapdelete_faststr":      modelMapWrite,
-	"reflect.mapclear":               modelMapWrite,
-	"reflect.chanclose":              `%[2]sChanPreClose(uintptr(p0), %[3]s); %[1]s`,
+	"reflect.mapaccess":           modelMapRead,
+	"reflect.mapaccess_faststr":   modelMapRead,
+	"reflect.maplen":              `%[2]sRead(uintptr(p0), 1, %[3]s); return %[1]s`,
+	"internal/reflectlite.maplen": `%[2]sRead(uintptr(p0), 1, %[3]s); return %[1]s`,
+	"reflect.mapassign0":          modelMapWrite,
+	"reflect.mapassign_faststr0":  modelMapWrite,
+	"reflect.mapdelete":           modelMapWrite,
+	"reflect.mapdelete_faststr":   modelMapWrite,
+	"reflect.mapclear":            modelMapWrite,
+	"reflect.chanclose":           `%[2]sChanPreClose(uintptr(p0), %[3]s); %[1]s`,
 	"reflect.chansend0": `h := %[2]sChanPreSend(uintptr(p0), %[3]s)
 	ok := %[1]s
 	if ok {
