@@ -92,7 +92,9 @@ func (fr *fileRewriter) annotate(n dst.Node) {
 	if col < 1 {
 		col = 1
 	}
-	n.Decorations().Start.Append(fmt.Sprintf("/*line %s:%d:%d*/", p.Filename, p.Line, col))
+	// The node's own comments go: after a // comment the printer would
+	// start the node on a new line, which the directive would not name.
+	n.Decorations().Start.Replace(fmt.Sprintf("/*line %s:%d:%d*/", p.Filename, p.Line, col))
 }
 
 // originalPos returns the position in the original of n: its own if the

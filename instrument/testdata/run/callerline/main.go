@@ -38,5 +38,5 @@ func main() {
 
 		shared = line()
 	}
-	fmt.Println(x, y, z, f(), shared)
+	fmt.Println(x, y, z, f(), shared, afterComments())
 }
