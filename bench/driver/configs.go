@@ -39,6 +39,10 @@ type config struct {
 	Mode string  // racegen's -mode; empty (results saved before modes) means dynamic
 	Rate float64 // sampling rate, for racegen
 	Seed int64   // racegen's -seed, for the static and collide modes
+	// Access is racegen's -accesspkg: empty checks every package's
+	// accesses; "./..." only the workload's own module's, the cost knob
+	// for production (synchronization hooks stay everywhere).
+	Access string
 }
 
 // mode returns c's racegen detection mode.
@@ -61,6 +65,9 @@ func (c config) Label() string {
 	if c.mode() != modeDynamic {
 		l += " seed=" + strconv.FormatInt(c.Seed, 10)
 	}
+	if c.Access != "" {
+		l += " accesspkg=" + c.Access
+	}
 	return l
 }
 
@@ -71,9 +78,10 @@ type modeRates struct {
 }
 
 // configsFor returns the configurations measured: the uninstrumented
-// baseline, optionally -race, and racegen in each mode at each of its
-// rates. Static and collide builds all use seed.
-func configsFor(withRace bool, mrs []modeRates, seed int64) []config {
+// baseline, optionally -race, racegen in each mode at each of its rates,
+// and dynamic mode at accessRates with access checking narrowed to the
+// workload's own module. Static and collide builds all use seed.
+func configsFor(withRace bool, mrs []modeRates, accessRates []float64, seed int64) []config {
 	cs := []config{{Name: "base", Kind: base}}
 	if withRace {
 		cs = append(cs, config{Name: "race", Kind: race})
@@ -88,6 +96,9 @@ func configsFor(withRace bool, mrs []modeRates, seed int64) []config {
 			}
 			cs = append(cs, c)
 		}
+	}
+	for _, r := range accessRates {
+		cs = append(cs, config{Name: "own-rate=" + fmtRate(r), Kind: racegen, Mode: modeDynamic, Rate: r, Access: "./..."})
 	}
 	return cs
 }
@@ -159,6 +170,9 @@ func buildTest(w *workload, c config, dir, out, racegenBin string) error {
 		args := []string{"-mode=" + c.mode(), "-rate=" + fmtRate(c.Rate)}
 		if c.mode() != modeDynamic {
 			args = append(args, "-seed="+strconv.FormatInt(c.Seed, 10))
+		}
+		if c.Access != "" {
+			args = append(args, "-accesspkg="+c.Access)
 		}
 		args = append(args, "test", "-vet=off", "-c", "-o", out, pkg)
 		cmd = exec.Command(racegenBin, args...)

@@ -21,12 +21,13 @@ func zeroAt(rates []float64) float64 {
 	return lo / 10
 }
 
-// rateConfigs returns the racegen configurations of mode in rs, in the
-// order measured (increasing rate).
+// rateConfigs returns the racegen configurations of mode in rs that
+// check every package's accesses, in the order measured (increasing
+// rate).
 func (rs *results) rateConfigs(mode string) []config {
 	var cs []config
 	for _, c := range rs.Configs {
-		if c.Kind == racegen && c.mode() == mode {
+		if c.Kind == racegen && c.mode() == mode && c.Access == "" {
 			cs = append(cs, c)
 		}
 	}
