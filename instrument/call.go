@@ -10,8 +10,8 @@ import (
 
 // replaceObj returns the name of the function that replaces uses of obj,
 // a function whose synchronization or exit the detector must see, or ""
-// if obj is not one: os.Exit, sync.OnceFunc, OnceValue and OnceValues,
-// which the runtime replaces, and time.NewTimer, After, AfterFunc,
+// if obj is not one: sync.OnceFunc, OnceValue and OnceValues, which the
+// runtime replaces, and time.NewTimer, After, AfterFunc,
 // NewTicker and Tick, whose channels are sent on and functions started
 // from inside the Go runtime, which helpers of the package replace (see
 // timers.go and isTimerHelper). The
@@ -27,10 +27,6 @@ func (fr *fileRewriter) replaceObj(obj types.Object) string {
 		return ""
 	}
 	switch fn.Pkg().Path() {
-	case "os":
-		if fn.Name() == "Exit" {
-			return "Exit"
-		}
 	case "sync":
 		switch fn.Name() {
 		case "OnceFunc", "OnceValue", "OnceValues":

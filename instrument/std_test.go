@@ -246,3 +246,29 @@ func TestRuntimeFuncModels(t *testing.T) {
 		}
 	}
 }
+
+// TestEntryHooks rewrites package os and checks that os.Exit asks the
+// runtime for its status first.
+func TestEntryHooks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads standard packages")
+	}
+	pkgs, err := packages.Load(&packages.Config{Mode: loadMode}, "os")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := pkgs[0]
+	res, err := Package(p.Fset, p.Syntax, p.Types, p.TypesInfo, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, src := range res.Files {
+		if strings.Contains(string(src), "code = racegenrt.ExitCode(code)") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("os.Exit does not start with code = racegenrt.ExitCode(code)")
+	}
+}

@@ -34,6 +34,7 @@ func (fr *fileRewriter) funcDecl(d *dst.FuncDecl) {
 	fr.fn = d
 	fr.main = d.Recv == nil && d.Name.Name == "main" && fr.pkg.Name() == "main" && d.Type.TypeParams == nil
 	fr.blockStmt(d.Body)
+	fr.entryHook(d)
 	if isExported(d) {
 		fr.ioCallback(d.Body, d)
 	}

@@ -33,12 +33,13 @@
 //   - acquire and release: ChanPreSend, ChanPreRecv and ChanPreClose, and
 //     the Chan they return (PostSend, PostRecv), for any object that one
 //     goroutine releases into and another acquires from; IORelease and
-//     IOAcquire for the one object that stands for all input and output;
+//     IOAcquire for the one object that stands for all C code (cgo
+//     calls);
 //   - goroutines: GoFork, GoStart and GoEnd;
 //   - sites: RegisterSites, which gives the site numbers passed to the
 //     other hooks their positions;
-//   - the end of a program or test: Races, TestCheck, Exit, ExitCode and
-//     MainDone.
+//   - the end of a program or test: Races (package testing's race count),
+//     Exit, ExitCode (called at the entry of os.Exit) and MainDone.
 //
 // # Convenience wrappers
 //

@@ -11,29 +11,13 @@ var races atomic.Int64
 // Races returns the number of races reported so far.
 func Races() int { return int(races.Load()) }
 
-// A TB is the part of testing.TB that TestCheck uses; the detector does not
-// import testing, which would add its flags to every instrumented program.
-type TB interface {
-	Helper()
-	Errorf(format string, args ...any)
-}
-
-// TestCheck fails t if a race was reported since Races returned before.
-// The instrumenter makes it the first deferred call of every test,
-// benchmark and fuzz target:
-//
-//	defer racegenrt.TestCheck(t, racegenrt.Races())
-func TestCheck(t TB, before int) {
-	if Races() > before {
-		t.Helper()
-		t.Errorf("race detected during execution of test")
-	}
-}
-
-// Exit replaces os.Exit in instrumented code: like a program built with
-// -race, a program that reported races and exits with status 0 exits with
-// the exitcode option (66) instead. Like os.Exit it runs the Go runtime's
-// exit hooks first, and it does not return.
+// Exit exits as os.Exit does, with the status ExitCode gives: like a
+// program built with -race, a program that reported races and exits with
+// status 0 exits with the exitcode option (66) instead. Like os.Exit it
+// runs the Go runtime's exit hooks first, and it does not return. The
+// instrumenter calls ExitCode at the entry of os.Exit instead, which
+// keeps os.Exit's own checks (a test's os.Exit(0) panics); Exit is for
+// code that cannot reach package os.
 func Exit(code int) { exit(ExitCode(code)) }
 
 // ExitCode returns the status a program that exits with code is to exit

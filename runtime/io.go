@@ -1,20 +1,21 @@
 package runtime
 
-// Input and output synchronize goroutines through the operating system: a
-// goroutine writes a file or a socket, another reads what it wrote. The
-// standard library does this below the code racegen instruments, so the
-// detector models it the way go build -race does (internal/poll's
-// ioSync): one synchronization object for all I/O, which every call that
-// may write releases into and every call that may read acquires. The
-// instrumenter calls IORelease before a call into an I/O package (os,
-// net, net/http, ...), wraps its results in IO1, IO2 or IO3 (or calls
-// IOAcquire after it when it has none), and brackets functions it hands
-// to such packages as callbacks (HTTP handlers) with IOAcquire on entry
-// and a deferred IORelease. The model orders more than the program does,
-// which can hide races but not invent them.
+// C code synchronizes goroutines below anything racegen can instrument:
+// a C library can hand data from one goroutine's call to another's. The
+// detector models it the way go build -race does (the Go runtime's
+// racecgosync): one synchronization object for all C code, which every
+// cgo call releases into before it and acquires after it. The
+// instrumenter calls IORelease before a call of a cgo function, wraps its
+// results in IO1, IO2 or IO3 (or calls IOAcquire after it when it has
+// none), and brackets the Go functions C calls (//export) with IOAcquire
+// on entry and a deferred IORelease. The model orders more than the
+// program does, which can hide races but not invent them. (Input and
+// output through the operating system needs no model of racegen's own:
+// package syscall's race annotations, which racegen honours, make every
+// read acquire and every write release one object of its own.)
 var ioSync syncVar
 
-// IORelease releases the current goroutine's clock into the I/O object.
+// IORelease releases the current goroutine's clock into the C object.
 func IORelease() {
 	if syncHot() {
 		ioRelease()
