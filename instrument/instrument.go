@@ -35,16 +35,16 @@ type Config struct {
 	// conversions, whose accesses no access expression denotes.
 	LocalTarget func(e ast.Expr) bool
 
-	// Mode selects the detector the code is rewritten for: "dynamic"
-	// (also "") gives every shared access a hook (R, W, MapR, Append,
-	// ...); "static" (CRSampler) and "collide" (DataCollider) sample
-	// access sites at build time instead. There a sampled site's read or
-	// write hook becomes SR or SW, which arms a watchpoint, an unsampled
-	// one becomes CR or CW or nothing (see Checks), and the hooks of maps,
+	// Mode selects the detector the code is rewritten for: Dynamic (the
+	// zero Mode) gives every shared access a hook (R, W, MapR, Append,
+	// ...); Static (CRSampler) and Collide (DataCollider) sample access
+	// sites at build time instead. There a sampled site's read or write
+	// hook becomes SR or SW, which arms a watchpoint, an unsampled one
+	// becomes CR or CW or nothing (see Checks), and the hooks of maps,
 	// slices, append and copy, which have no static counterpart, are left
 	// out. Synchronization, goroutine and I/O hooks are the same in every
 	// mode: the runtime turns them into ticks of a scalar clock.
-	Mode string
+	Mode Mode
 
 	// Rate is the share, from 0 to 1, of the access sites that static and
 	// collide modes sample.
@@ -65,7 +65,7 @@ type Config struct {
 }
 
 // static reports whether c samples sites at build time.
-func (c *Config) static() bool { return c.Mode == "static" || c.Mode == "collide" }
+func (c *Config) static() bool { return c.Mode.sampled() }
 
 // Result is a rewritten package.
 type Result struct {
@@ -97,10 +97,8 @@ func Package(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *t
 	if cfg == nil {
 		cfg = &Config{}
 	}
-	switch cfg.Mode {
-	case "", "dynamic", "static", "collide":
-	default:
-		return nil, fmt.Errorf("instrument %s: unknown mode %q", pkg.Path(), cfg.Mode)
+	if !cfg.Mode.valid() {
+		return nil, fmt.Errorf("instrument %s: unknown mode %v", pkg.Path(), cfg.Mode)
 	}
 	defer func() {
 		// The rewriter is large and its input is arbitrary Go: a bug in

@@ -19,9 +19,9 @@ func TestGoldenStatic(t *testing.T) {
 		golden string
 		cfg    Config
 	}{
-		{"rate1", Config{Mode: "static", Rate: 1}},
-		{"rate0checks", Config{Mode: "static", Rate: 0, Checks: true}},
-		{"rate0", Config{Mode: "collide", Rate: 0}},
+		{"rate1", Config{Mode: Static, Rate: 1}},
+		{"rate0checks", Config{Mode: Static, Rate: 0, Checks: true}},
+		{"rate0", Config{Mode: Collide, Rate: 0}},
 	}
 	hookRE := regexp.MustCompile(`racegenrt\.(\w+)\(`)
 	var names []string
@@ -173,7 +173,7 @@ func TestSiteChoice(t *testing.T) {
 func TestStaticReproducible(t *testing.T) {
 	pkg := load(t, filepath.Join("testdata", "static", "access"))[0]
 	sampled := func(seed int64) []string {
-		res, err := Package(pkg.Fset, pkg.Syntax, pkg.Types, pkg.TypesInfo, &Config{Mode: "static", Rate: 0.5, Seed: seed})
+		res, err := Package(pkg.Fset, pkg.Syntax, pkg.Types, pkg.TypesInfo, &Config{Mode: Static, Rate: 0.5, Seed: seed})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -190,7 +190,7 @@ func TestStaticReproducible(t *testing.T) {
 	if same {
 		t.Errorf("seeds 1 to 5 all sample %v", a)
 	}
-	if _, err := Package(pkg.Fset, pkg.Syntax, pkg.Types, pkg.TypesInfo, &Config{Mode: "bogus"}); err == nil {
-		t.Error("mode bogus accepted")
+	if _, err := Package(pkg.Fset, pkg.Syntax, pkg.Types, pkg.TypesInfo, &Config{Mode: Mode(len(Modes()))}); err == nil {
+		t.Error("an unknown mode was accepted")
 	}
 }

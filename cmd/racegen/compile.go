@@ -74,7 +74,7 @@ func toolexecCompile(cfg *config, tool string, args []string, stdout, stderr io.
 	}
 	if cfg.verbose {
 		st := resultStats(cfg, res)
-		if cfg.mode != "dynamic" {
+		if cfg.mode != instrument.Dynamic {
 			for _, s := range st.sampledSites {
 				fmt.Fprintf(stderr, "racegen: sampled %s\n", s)
 			}

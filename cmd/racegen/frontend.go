@@ -37,7 +37,7 @@ func wrapperWords(cfg *config) ([]string, error) {
 	}
 	words := []string{exe,
 		"-rate=" + strconv.FormatFloat(cfg.rate, 'g', -1, 64),
-		"-mode=" + cfg.mode,
+		"-mode=" + cfg.mode.String(),
 		"-seed=" + strconv.FormatInt(cfg.seed, 10),
 		"-watch=" + cfg.watch.String(),
 		"-watchpoints=" + cfg.watchpoints, // resolved by cfg.check: hw or sw

@@ -65,12 +65,14 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/racegen/racegen/instrument"
 )
 
 // config is the set of choices that shape the instrumented code.
 type config struct {
 	rate        float64
-	mode        string
+	mode        instrument.Mode
 	seed        int64
 	watch       time.Duration
 	watchpoints string
@@ -103,7 +105,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var accessPkg string
 	var version bool
 	fs.Float64Var(&cfg.rate, "rate", 1, "sampling `rate` from 0 to 1")
-	fs.StringVar(&cfg.mode, "mode", "dynamic", "detection `mode`: dynamic, static or collide")
+	mode := fs.String("mode", instrument.Dynamic.String(), "detection `mode`: dynamic, static or collide")
 	fs.Int64Var(&cfg.seed, "seed", 1, "`seed` for build-time sampling")
 	fs.DurationVar(&cfg.watch, "watch", 15*time.Millisecond, "time `limit` of a watchpoint (static and collide modes)")
 	fs.StringVar(&cfg.watchpoints, "watchpoints", "auto", "`kind` of watchpoints for static and collide modes: hw, sw or auto")
@@ -142,7 +144,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, usage)
 		return 2
 	}
-	if err := cfg.check(); err != nil {
+	if err := cfg.check(*mode); err != nil {
 		fmt.Fprintf(stderr, "racegen: %v\n", err)
 		return 2
 	}
@@ -188,15 +190,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return runGo(sub, flags, gargs, stdout, stderr)
 }
 
-func (c *config) check() error {
+// check validates the flags in c and sets c.mode from mode, the -mode
+// flag.
+func (c *config) check(mode string) error {
 	if !(c.rate >= 0 && c.rate <= 1) {
 		return fmt.Errorf("-rate=%v: want a number from 0 to 1", c.rate)
 	}
-	switch c.mode {
-	case "dynamic", "static", "collide":
-	default:
-		return fmt.Errorf("-mode=%s: want dynamic, static or collide", c.mode)
+	m, err := instrument.ParseMode(mode)
+	if err != nil {
+		return fmt.Errorf("-mode: %w", err)
 	}
+	c.mode = m
 	if c.watch <= 0 {
 		return fmt.Errorf("-watch=%v: want a positive duration", c.watch)
 	}

@@ -67,7 +67,7 @@ const buildMode = %q
 // buildWatch is the time limit of a watchpoint in nanoseconds (racegen
 // -watch).
 const buildWatch = %d
-`, strconv.FormatFloat(cfg.rate, 'g', -1, 64), cfg.mode, int64(cfg.watch)))
+`, strconv.FormatFloat(cfg.rate, 'g', -1, 64), cfg.mode.String(), int64(cfg.watch)))
 }
 
 // stats counts access sites.
@@ -105,7 +105,7 @@ func resultStats(cfg *config, res *instrument.Result) stats {
 	return stats{
 		sites:        res.Sites,
 		dropped:      res.Dropped,
-		static:       cfg.mode != "dynamic",
+		static:       cfg.mode != instrument.Dynamic,
 		checks:       cfg.watchpoints == "sw",
 		sampledSites: res.Sampled,
 		unsampled:    res.Unsampled,

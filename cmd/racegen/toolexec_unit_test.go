@@ -139,11 +139,11 @@ func TestVersionLine(t *testing.T) {
 		}
 	}
 	// The identity differs whenever the instrumented code would.
-	base := config{rate: 1, mode: "dynamic", seed: 1, watch: 15 * time.Millisecond, watchpoints: "sw"}
+	base := config{rate: 1, mode: instrument.Dynamic, seed: 1, watch: 15 * time.Millisecond, watchpoints: "sw"}
 	ids := map[string]string{"base": toolexecIdentity(&base, "self1", "/root1")}
 	for name, change := range map[string]func(c *config){
 		"rate":        func(c *config) { c.rate = 0.5 },
-		"mode":        func(c *config) { c.mode = "static" },
+		"mode":        func(c *config) { c.mode = instrument.Static },
 		"seed":        func(c *config) { c.seed = 2 },
 		"watch":       func(c *config) { c.watch = time.Second },
 		"watchpoints": func(c *config) { c.watchpoints = "hw" },
