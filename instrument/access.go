@@ -95,12 +95,12 @@ func (fr *fileRewriter) rvalue(e dst.Expr) dst.Expr {
 // atomicFunc).
 func (fr *fileRewriter) replaceFunc(x dst.Expr, a ast.Expr, obj types.Object) dst.Expr {
 	var n dst.Expr
-	if r := fr.replaceObj(obj); isTimerHelper(r) {
-		n = fr.timerHelper(r)
-	} else if r != "" {
-		n = fr.rt(r)
-	} else if r := atomicFunc(obj); r != "" {
-		n = fr.funcValue(obj.Type().(*types.Signature), r, siteLit(fr.newSite(a, false)))
+	if w := fr.replaceObj(obj); w.timer != "" {
+		n = fr.timerHelper(w.timer)
+	} else if w.hook != nil {
+		n = fr.rt(w.hook)
+	} else if h := atomicFunc(obj); h != nil {
+		n = fr.funcValue(obj.Type().(*types.Signature), h, siteLit(fr.newSite(a, false)))
 	}
 	if n != nil {
 		moveDecs(n, x)
@@ -205,11 +205,11 @@ func (fr *fileRewriter) hook(a ast.Expr, e dst.Expr, write bool) dst.Expr {
 		fr.dropped++
 		return e
 	}
-	name := fr.accessHook(a, write)
-	if name == "" {
+	h := fr.accessHook(a, write)
+	if h == nil {
 		return e
 	}
-	n := deref(fr.rtCall(name, fr.addr(e), siteLit(fr.newSite(a, global))))
+	n := deref(fr.rtCall(h, fr.addr(e), siteLit(fr.newSite(a, global))))
 	moveDecs(n, e)
 	return n
 }
@@ -421,14 +421,14 @@ func (fr *fileRewriter) index(x *dst.IndexExpr, a *ast.IndexExpr, write bool) ds
 	switch under(fr.typeOf(a.X)).(type) {
 	case *types.Map:
 		m := fr.rvalue(x.X)
-		name := "MapR"
+		h := hookMapR
 		if write {
-			name = "MapW"
+			h = hookMapW
 		}
 		if fr.cfg.Local != nil && fr.cfg.Local(a) {
 			fr.dropped++
 		} else if !hasTypeParam(fr.typeOf(a.X)) {
-			if n := fr.containerHook(name, m, a); n != nil {
+			if n := fr.containerHook(h, m, a); n != nil {
 				moveDecs(n, m)
 				m = n
 			}

@@ -71,27 +71,28 @@ func (fr *fileRewriter) raceCall(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 	addr := func() dst.Expr { return &dst.CallExpr{Fun: ident("uintptr"), Args: []dst.Expr{x.Args[0]}} }
 	site := func() dst.Expr { return siteLit(fr.newSite(a, false)) }
 	one := func() dst.Expr { return &dst.BasicLit{Kind: token.INT, Value: "1"} }
+	h := raceHooks[fn.Name()]
 	var n *dst.CallExpr
 	switch fn.Name() {
 	case "Acquire", "Release", "ReleaseMerge":
-		n = fr.rtCall(fn.Name(), addr())
+		n = fr.rtCall(h, addr())
 	case "Read", "Write":
-		n = fr.rtCall(fn.Name(), addr(), one(), site())
+		n = fr.rtCall(h, addr(), one(), site())
 	case "ReadPC", "WritePC":
-		n = fr.rtCall(fn.Name(), addr(), x.Args[1], x.Args[2], site())
+		n = fr.rtCall(h, addr(), x.Args[1], x.Args[2], site())
 	case "ReadRange", "WriteRange":
 		size := &dst.CallExpr{Fun: ident("uintptr"), Args: []dst.Expr{x.Args[1]}}
-		n = fr.rtCall(fn.Name(), addr(), size, site())
+		n = fr.rtCall(h, addr(), size, site())
 	case "ReadObjectPC", "WriteObjectPC":
 		// ReadObjectPC(t *abi.Type, addr, callerpc, pc)
-		op := "ReadRange"
+		h = raceHooks["ReadRange"]
 		if fn.Name() == "WriteObjectPC" {
-			op = "WriteRange"
+			h = raceHooks["WriteRange"]
 		}
 		size := &dst.CallExpr{Fun: &dst.SelectorExpr{X: dst.Clone(x.Args[0]).(dst.Expr), Sel: ident("Size")}}
-		n = fr.rtCall(op, &dst.CallExpr{Fun: ident("uintptr"), Args: []dst.Expr{x.Args[1]}}, size, site())
+		n = fr.rtCall(h, &dst.CallExpr{Fun: ident("uintptr"), Args: []dst.Expr{x.Args[1]}}, size, site())
 	case "Errors":
-		n = fr.rtCall("Races")
+		n = fr.rtCall(h)
 	default:
 		// Disable and Enable make -race ignore a goroutine's
 		// operations; the packages racegen instruments do not call

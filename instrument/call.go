@@ -1,6 +1,7 @@
 package instrument
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -8,54 +9,51 @@ import (
 	"github.com/dave/dst"
 )
 
-// replaceObj returns the name of the function that replaces uses of obj,
-// a function whose synchronization or exit the detector must see, or ""
-// if obj is not one: sync.OnceFunc, OnceValue and OnceValues, which the
-// runtime replaces, and time.NewTimer, After, AfterFunc,
+// replaceObj returns the wrapper that replaces uses of obj, a function
+// whose synchronization or exit the detector must see, or none if obj is
+// not one: sync.OnceFunc, OnceValue and OnceValues, which hooks replace
+// (replacedFuncs), and time.NewTimer, After, AfterFunc,
 // NewTicker and Tick, whose channels are sent on and functions started
 // from inside the Go runtime, which helpers of the package replace (see
-// timers.go and isTimerHelper). The
-// replacements have the signatures of the originals, so they serve as
-// values too. The functions of sync/atomic are replaced too (see
-// atomicFunc), by wrappers that take a site.
-func (fr *fileRewriter) replaceObj(obj types.Object) string {
+// timers.go). The replacements have the signatures of the originals, so
+// they serve as values too. The functions of sync/atomic are replaced
+// too (see atomicFunc), by hooks that take a site.
+func (fr *fileRewriter) replaceObj(obj types.Object) wrapper {
 	fn, ok := obj.(*types.Func)
 	if !ok || fn.Pkg() == nil {
-		return ""
+		return wrapper{}
 	}
 	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil {
-		return ""
+		return wrapper{}
 	}
-	switch fn.Pkg().Path() {
-	case "sync":
-		switch fn.Name() {
-		case "OnceFunc", "OnceValue", "OnceValues":
-			return fn.Name()
-		}
-	case "time":
-		if fr.pkg.Path() == "time" {
-			return "" // the helpers' own calls
-		}
+	if h := replacedFuncs[fn.Pkg().Path()+"."+fn.Name()]; h != nil {
+		return wrapper{hook: h}
+	}
+	if fn.Pkg().Path() == "time" && fr.pkg.Path() != "time" { // time's own calls are the helpers'
 		switch fn.Name() {
 		case "NewTimer", "After", "AfterFunc", "NewTicker", "Tick":
-			return fn.Name()
+			return wrapper{timer: fn.Name()}
 		}
 	}
-	return ""
+	return wrapper{}
 }
 
-// atomicFunc returns the runtime wrapper of obj if it is a function of
-// sync/atomic, and "". The wrapper takes the site of the atomic access as
-// an extra last parameter.
-func atomicFunc(obj types.Object) string {
+// atomicFunc returns the hook that wraps obj if it is a function of
+// sync/atomic (see atomicFuncs), and nil otherwise. The wrapper takes
+// the site of the atomic access as an extra last parameter.
+func atomicFunc(obj types.Object) *hook {
 	fn, ok := obj.(*types.Func)
 	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != "sync/atomic" {
-		return ""
+		return nil
 	}
 	if sig, ok := fn.Type().(*types.Signature); !ok || sig.Recv() != nil {
-		return ""
+		return nil
 	}
-	return "Atomic" + fn.Name()
+	h, ok := atomicFuncs[fn.Name()]
+	if !ok {
+		panic(fmt.Sprintf("racegen does not model sync/atomic.%s", fn.Name()))
+	}
+	return h
 }
 
 // calleeObj returns the function or method that the callee expression fun
@@ -90,22 +88,22 @@ func (fr *fileRewriter) atomicSite(call ast.Node, addr ast.Expr) dst.Expr {
 
 // atomicCall rewrites a call of a function of sync/atomic to its wrapper:
 // atomic.AddInt64(&x, 1) becomes racegenrt.AtomicAddInt64(&x, 1, site).
-func (fr *fileRewriter) atomicCall(x *dst.CallExpr, a *ast.CallExpr, name string) dst.Expr {
+func (fr *fileRewriter) atomicCall(x *dst.CallExpr, a *ast.CallExpr, h *hook) dst.Expr {
 	fr.rvalues(x.Args)
 	if len(a.Args) == 0 {
 		return x
 	}
 	args := append(append([]dst.Expr{}, x.Args...), fr.atomicSite(a, a.Args[0]))
-	n := fr.rtCall(name, args...)
+	n := fr.rtCall(h, args...)
 	moveDecs(n, x)
 	return n
 }
 
 // funcValue returns a function literal with the signature sig that calls
-// the runtime function name with its parameters, then the extra
+// the hook h with its parameters, then the extra
 // arguments: a function value for a wrapper whose signature differs from
 // the original's. It returns nil if sig cannot be spelled in this file.
-func (fr *fileRewriter) funcValue(sig *types.Signature, name string, extra ...dst.Expr) dst.Expr {
+func (fr *fileRewriter) funcValue(sig *types.Signature, h *hook, extra ...dst.Expr) dst.Expr {
 	ft, ok := fr.typeExpr(types.NewSignatureType(nil, nil, nil, sig.Params(), sig.Results(), sig.Variadic()))
 	if !ok {
 		return nil
@@ -126,7 +124,7 @@ func (fr *fileRewriter) funcValue(sig *types.Signature, name string, extra ...ds
 		params = append(params, &dst.Field{Names: []*dst.Ident{ident(p)}, Type: pt})
 	}
 	ftype.Params = &dst.FieldList{List: params}
-	call := fr.rtCall(name, append(args, extra...)...)
+	call := fr.rtCall(h, append(args, extra...)...)
 	var body dst.Stmt = exprStmt(call)
 	if sig.Results().Len() > 0 {
 		body = &dst.ReturnStmt{Results: []dst.Expr{call}}
@@ -145,8 +143,8 @@ func (fr *fileRewriter) call(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 			return fr.builtin(x, a)
 		}
 	}
-	if name := atomicFunc(fr.calleeObj(a.Fun)); name != "" {
-		return fr.atomicCall(x, a, name)
+	if h := atomicFunc(fr.calleeObj(a.Fun)); h != nil {
+		return fr.atomicCall(x, a, h)
 	}
 	if n := fr.raceCall(x, a); n != nil {
 		return n
@@ -193,7 +191,7 @@ func (fr *fileRewriter) conversion(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 		if s, ok := from.(*types.Slice); ok && !fr.zeroSize(s.Elem()) && !hasTypeParam(fr.typeOf(a.Args[0])) {
 			if fr.localTarget(a.Args[0]) {
 				fr.dropped++
-			} else if n := fr.containerHook("SliceR", x.Args[0], a); n != nil {
+			} else if n := fr.containerHook(hookSliceR, x.Args[0], a); n != nil {
 				moveDecs(n, x.Args[0])
 				x.Args[0] = n
 			}
@@ -246,19 +244,19 @@ func (fr *fileRewriter) builtin(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 		if hasTypeParam(t) {
 			return x
 		}
-		hook := ""
+		var h *hook
 		switch u := under(t).(type) {
 		case *types.Map:
-			hook = "MapW"
+			h = hookMapW
 		case *types.Slice:
 			if !fr.zeroSize(u.Elem()) {
-				hook = "SliceW"
+				h = hookSliceW
 			}
 		}
-		if hook != "" {
+		if h != nil {
 			if fr.localTarget(a.Args[0]) {
 				fr.dropped++
-			} else if n := fr.containerHook(hook, x.Args[0], a); n != nil {
+			} else if n := fr.containerHook(h, x.Args[0], a); n != nil {
 				moveDecs(n, x.Args[0])
 				x.Args[0] = n
 			}
@@ -267,7 +265,7 @@ func (fr *fileRewriter) builtin(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 	case "close":
 		fr.rvalues(x.Args)
 		if len(x.Args) == 1 && !hasTypeParam(fr.typeOf(a.Args[0])) {
-			n := fr.rtCall("Close", x.Args[0], siteLit(fr.newSite(a, false)))
+			n := fr.rtCall(hookClose, x.Args[0], siteLit(fr.newSite(a, false)))
 			moveDecs(n, x)
 			return n
 		}
@@ -283,7 +281,7 @@ func (fr *fileRewriter) builtin(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 		// len(m) reads the map's count, as a lookup does.
 		if fr.localTarget(a.Args[0]) {
 			fr.dropped++
-		} else if n := fr.containerHook("MapR", x.Args[0], a); n != nil {
+		} else if n := fr.containerHook(hookMapR, x.Args[0], a); n != nil {
 			moveDecs(n, x.Args[0])
 			x.Args[0] = n
 		}
@@ -308,7 +306,7 @@ func (fr *fileRewriter) appendCall(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 	if !ok || fr.zeroSize(sl.Elem()) {
 		return x
 	}
-	fun := "Append"
+	fun := hookAppend
 	if x.Ellipsis {
 		at := fr.typeOf(a.Args[1])
 		if _, isTP := at.(*types.TypeParam); isTP {
@@ -318,7 +316,7 @@ func (fr *fileRewriter) appendCall(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 			if !types.Identical(sl.Elem(), types.Typ[types.Byte]) || !isString(at) {
 				return x
 			}
-			fun = "AppendString"
+			fun = hookAppendString
 		}
 	} else {
 		for _, arg := range a.Args[1:] {
@@ -331,12 +329,12 @@ func (fr *fileRewriter) appendCall(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 			}
 		}
 	}
-	if fr.localTarget(a.Args[0]) && (!x.Ellipsis || fun == "AppendString" || fr.localTarget(a.Args[1])) {
+	if fr.localTarget(a.Args[0]) && (!x.Ellipsis || fun == hookAppendString || fr.localTarget(a.Args[1])) {
 		fr.dropped++
 		return x
 	}
 	n := fr.rtCall(fun, append([]dst.Expr{siteLit(fr.newSite(a, false))}, x.Args...)...)
-	n.Ellipsis = x.Ellipsis && fun == "Append"
+	n.Ellipsis = x.Ellipsis && fun == hookAppend
 	moveDecs(n, x)
 	return n
 }
@@ -356,14 +354,14 @@ func (fr *fileRewriter) copyCall(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 	if !ok || fr.zeroSize(ds.Elem()) {
 		return x
 	}
-	fun := "Copy"
+	fun := hookCopy
 	if b, ok := stype.Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
 		if !types.Identical(ds.Elem(), types.Typ[types.Byte]) || !isString(stype) {
 			return x
 		}
-		fun = "CopyString"
+		fun = hookCopyString
 	}
-	if fr.localTarget(a.Args[0]) && (fun == "CopyString" || fr.localTarget(a.Args[1])) {
+	if fr.localTarget(a.Args[0]) && (fun == hookCopyString || fr.localTarget(a.Args[1])) {
 		fr.dropped++
 		return x
 	}

@@ -23,18 +23,18 @@ import (
 // value, it is left as it is.
 
 // callbackArg returns the index of the callback argument of a call of
-// fn, and the wrapper it gets, or -1.
-func callbackArg(fn *types.Func) (int, string) {
+// fn, and the hook that wraps it, or -1.
+func callbackArg(fn *types.Func) (int, *hook) {
 	if fn.Pkg() == nil {
-		return -1, ""
+		return -1, nil
 	}
 	switch fn.Pkg().Path() + "." + fn.Name() {
 	case "runtime.SetFinalizer":
-		return 1, "Finalizer"
+		return 1, hookFinalizer
 	case "runtime.AddCleanup":
-		return 1, "Cleanup"
+		return 1, hookCleanup
 	}
-	return -1, ""
+	return -1, nil
 }
 
 // wrapCallback wraps the callback argument of x, the rewritten call a, if
@@ -53,10 +53,10 @@ func (fr *fileRewriter) wrapCallback(x *dst.CallExpr, a *ast.CallExpr) {
 		return // nil, an interface value, or a finalizer SetFinalizer refuses
 	}
 	if sig.Results().Len() == 1 {
-		if wrap != "Finalizer" {
+		if wrap != hookFinalizer {
 			return // a cleanup has no result
 		}
-		wrap = "FinalizerResult"
+		wrap = hookFinalizerResult
 	}
 	n := fr.rtCall(wrap, x.Args[i])
 	moveDecs(n, x.Args[i])

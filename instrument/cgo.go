@@ -58,17 +58,17 @@ func (fr *fileRewriter) ioCall(x *dst.CallExpr, a *ast.CallExpr, sig *types.Sign
 		return x
 	}
 	fr.io.release = true
-	var wrap string
+	var wrap *hook
 	switch sig.Results().Len() {
 	case 0:
 		fr.io.acquire = true
 		return x
 	case 1:
-		wrap = "IO1"
+		wrap = hookIO1
 	case 2:
-		wrap = "IO2"
+		wrap = hookIO2
 	case 3:
-		wrap = "IO3"
+		wrap = hookIO3
 	default:
 		fr.io.acquire = true
 		return x
@@ -85,8 +85,8 @@ func (fr *fileRewriter) ioCallback(body *dst.BlockStmt, from dst.Node) {
 		return
 	}
 	pro := []dst.Stmt{
-		exprStmt(fr.rtCall("IOAcquire")),
-		&dst.DeferStmt{Call: fr.rtCall("IORelease")},
+		exprStmt(fr.rtCall(hookIOAcquire)),
+		&dst.DeferStmt{Call: fr.rtCall(hookIORelease)},
 	}
 	for _, s := range pro {
 		fr.from(s, from)
@@ -111,11 +111,11 @@ func (fr *fileRewriter) ioStmt(s dst.Stmt, rewrite func(dst.Stmt) []dst.Stmt) []
 	var out []dst.Stmt
 	st := fr.collectIO(func() { out = rewrite(s) })
 	if st.release {
-		rel := fr.from(exprStmt(fr.rtCall("IORelease")), s)
+		rel := fr.from(exprStmt(fr.rtCall(hookIORelease)), s)
 		out = append([]dst.Stmt{rel}, out...)
 	}
 	if st.acquire {
-		out = append(out, fr.from(exprStmt(fr.rtCall("IOAcquire")), s))
+		out = append(out, fr.from(exprStmt(fr.rtCall(hookIOAcquire)), s))
 	}
 	return out
 }
@@ -134,7 +134,7 @@ func (fr *fileRewriter) ioExpr(e dst.Expr) dst.Expr {
 	lit := &dst.FuncLit{
 		Type: &dst.FuncType{Func: true, Params: &dst.FieldList{},
 			Results: &dst.FieldList{List: []*dst.Field{{Type: ident("bool")}}}},
-		Body: block(exprStmt(fr.rtCall("IORelease")), &dst.ReturnStmt{Results: []dst.Expr{e}}),
+		Body: block(exprStmt(fr.rtCall(hookIORelease)), &dst.ReturnStmt{Results: []dst.Expr{e}}),
 	}
 	return &dst.CallExpr{Fun: lit}
 }
@@ -149,9 +149,9 @@ func (fr *fileRewriter) ioPost(s dst.Stmt) dst.Stmt {
 	if !st.release && !st.acquire {
 		return s
 	}
-	list := []dst.Stmt{exprStmt(fr.rtCall("IORelease")), s}
+	list := []dst.Stmt{exprStmt(fr.rtCall(hookIORelease)), s}
 	if st.acquire {
-		list = append(list, exprStmt(fr.rtCall("IOAcquire")))
+		list = append(list, exprStmt(fr.rtCall(hookIOAcquire)))
 	}
 	lit := &dst.FuncLit{Type: &dst.FuncType{Func: true, Params: &dst.FieldList{}}, Body: block(list...)}
 	return exprStmt(&dst.CallExpr{Fun: lit})

@@ -66,9 +66,9 @@ func (fr *fileRewriter) send(s *dst.SendStmt) dst.Stmt {
 	c, v, h := fr.temp("ch"), fr.temp("v"), fr.temp("h")
 	b := block(
 		define([]string{c, v}, s.Chan, s.Value),
-		define([]string{h}, fr.rtCall("ChanPreSend", fr.rtCall("ChanOf", ident(c)), siteLit(fr.newSite(a, false)))),
+		define([]string{h}, fr.rtCall(hookChanPreSend, fr.rtCall(hookChanOf, ident(c)), siteLit(fr.newSite(a, false)))),
 		&dst.SendStmt{Chan: ident(c), Value: ident(v)},
-		exprStmt(&dst.CallExpr{Fun: &dst.SelectorExpr{X: ident(h), Sel: ident("PostSend")}}),
+		postCall(h, hookChanPreSend),
 	)
 	moveDecs(b, s)
 	return fr.from(b, s)
@@ -84,7 +84,7 @@ func (fr *fileRewriter) sendSimple(s *dst.SendStmt) dst.Stmt {
 	if !direct {
 		return s
 	}
-	n := exprStmt(fr.rtCall("Send", s.Chan, s.Value, siteLit(fr.newSite(a, false))))
+	n := exprStmt(fr.rtCall(hookSend, s.Chan, s.Value, siteLit(fr.newSite(a, false))))
 	moveDecs(n, s)
 	return fr.from(n, s)
 }
@@ -95,7 +95,7 @@ func (fr *fileRewriter) recv(x *dst.UnaryExpr, a *ast.UnaryExpr) dst.Expr {
 	if fr.chanElem(a.X) == nil {
 		return x
 	}
-	n := fr.rtCall("Recv", x.X)
+	n := fr.rtCall(hookRecv, x.X)
 	moveDecs(n, x)
 	return n
 }
@@ -106,7 +106,7 @@ func (fr *fileRewriter) recv2(x *dst.UnaryExpr) dst.Expr {
 	if !ok || fr.chanElem(a.X) == nil {
 		return nil
 	}
-	n := fr.rtCall("Recv2", fr.rvalue(x.X))
+	n := fr.rtCall(hookRecv2, fr.rvalue(x.X))
 	moveDecs(n, x)
 	return n
 }
@@ -155,18 +155,18 @@ func (fr *fileRewriter) selectStmt(s *dst.SelectStmt) (pre []dst.Stmt, core dst.
 				comm.Value = ident(v)
 			}
 			h := fr.temp("h")
-			hooks = append(hooks, define([]string{h}, fr.rtCall("ChanPreSend", fr.rtCall("ChanOf", ident(c)), siteLit(fr.newSite(a, false)))))
-			prologue = append(prologue, exprStmt(&dst.CallExpr{Fun: &dst.SelectorExpr{X: ident(h), Sel: ident("PostSend")}}))
+			hooks = append(hooks, define([]string{h}, fr.rtCall(hookChanPreSend, fr.rtCall(hookChanOf, ident(c)), siteLit(fr.newSite(a, false)))))
+			prologue = append(prologue, postCall(h, hookChanPreSend))
 		case *dst.ExprStmt:
 			if h := fr.selectRecv(comm.X, &pre, &hooks); h != "" {
-				prologue = append(prologue, postRecv(h))
+				prologue = append(prologue, postCall(h, hookChanPreRecv))
 			}
 		case *dst.AssignStmt:
 			h := fr.selectRecv(comm.Rhs[0], &pre, &hooks)
 			if h == "" {
 				break
 			}
-			prologue = append(prologue, postRecv(h))
+			prologue = append(prologue, postCall(h, hookChanPreRecv))
 			if comm.Tok == token.ASSIGN {
 				// case x, ok = <-c: receive into temporaries, assign
 				// after PostRecv.
@@ -191,8 +191,11 @@ func (fr *fileRewriter) selectStmt(s *dst.SelectStmt) (pre []dst.Stmt, core dst.
 	return append(pre, hooks...), s
 }
 
-func postRecv(h string) dst.Stmt {
-	return exprStmt(&dst.CallExpr{Fun: &dst.SelectorExpr{X: ident(h), Sel: ident("PostRecv")}})
+// postCall returns the statement handle.Post...() that completes the
+// operation of the hook pre (ChanPreSend or ChanPreRecv) whose result
+// the variable handle holds.
+func postCall(handle string, pre *hook) dst.Stmt {
+	return exprStmt(&dst.CallExpr{Fun: &dst.SelectorExpr{X: ident(handle), Sel: ident(pre.post)}})
 }
 
 // selectRecv hoists the channel of the receive e of a select case into a
@@ -211,7 +214,7 @@ func (fr *fileRewriter) selectRecv(e dst.Expr, pre, hooks *[]dst.Stmt) string {
 	c, h := fr.temp("ch"), fr.temp("h")
 	*pre = append(*pre, define([]string{c}, fr.rvalue(u.X)))
 	u.X = ident(c)
-	*hooks = append(*hooks, define([]string{h}, fr.rtCall("ChanPreRecv", fr.rtCall("ChanOf", ident(c)))))
+	*hooks = append(*hooks, define([]string{h}, fr.rtCall(hookChanPreRecv, fr.rtCall(hookChanOf, ident(c)))))
 	return h
 }
 
@@ -260,7 +263,7 @@ func (fr *fileRewriter) rangeStmt(s *dst.RangeStmt) (pre []dst.Stmt, core dst.St
 		if !hasTypeParam(xt) {
 			if fr.localTarget(a.X) {
 				fr.dropped++
-			} else if n := fr.containerHook("MapR", s.X, a.X); n != nil {
+			} else if n := fr.containerHook(hookMapR, s.X, a.X); n != nil {
 				s.X = n
 			}
 		}
@@ -270,13 +273,13 @@ func (fr *fileRewriter) rangeStmt(s *dst.RangeStmt) (pre []dst.Stmt, core dst.St
 	if perElem && s.Tok == token.DEFINE && !fr.localTarget(a.X) {
 		// tmp := x; for i, v := range tmp { racegenrt.R(&tmp[i], site); ... }
 		// unless the site gets no hook (static modes).
-		if name := fr.accessHook(a.X, false); name != "" {
+		if h := fr.accessHook(a.X, false); h != nil {
 			tmp := fr.temp("x")
 			pre = append(pre, fr.from(define([]string{tmp}, s.X), s))
 			s.X = ident(tmp)
 			if _, isSlice := under(xt).(*types.Slice); isSlice && !fr.cfg.static() && fr.readsAll(a.Body) {
 				// tmp := x; racegenrt.SliceR(tmp, site); for ... (see wholerange.go)
-				whole := exprStmt(fr.rtCall("SliceR", ident(tmp), siteLit(fr.newSite(a.X, false))))
+				whole := exprStmt(fr.rtCall(hookSliceR, ident(tmp), siteLit(fr.newSite(a.X, false))))
 				pre = append(pre, fr.from(whole, s))
 				fr.blockStmt(s.Body)
 				return pre, s
@@ -286,9 +289,9 @@ func (fr *fileRewriter) rangeStmt(s *dst.RangeStmt) (pre []dst.Stmt, core dst.St
 			}
 			key := s.Key.(*dst.Ident).Name
 			elem := &dst.IndexExpr{X: ident(tmp), Index: ident(key)}
-			hook := exprStmt(fr.rtCall(name, addrOf(elem), siteLit(fr.newSite(a.X, false))))
+			read := exprStmt(fr.rtCall(h, addrOf(elem), siteLit(fr.newSite(a.X, false))))
 			fr.blockStmt(s.Body)
-			s.Body.List = append([]dst.Stmt{fr.from(hook, s)}, s.Body.List...)
+			s.Body.List = append([]dst.Stmt{fr.from(read, s)}, s.Body.List...)
 			return pre, s
 		}
 	} else if perElem && fr.localTarget(a.X) {
@@ -337,7 +340,7 @@ func (fr *fileRewriter) rangeChan(s *dst.RangeStmt, a *ast.RangeStmt) (pre []dst
 	c, h, okName := fr.temp("ch"), fr.temp("h"), fr.temp("ok")
 	pre = append(pre, fr.from(define([]string{c}, fr.rvalue(s.X)), s))
 	var loop []dst.Stmt
-	loop = append(loop, define([]string{h}, fr.rtCall("ChanPreRecv", fr.rtCall("ChanOf", ident(c)))))
+	loop = append(loop, define([]string{h}, fr.rtCall(hookChanPreRecv, fr.rtCall(hookChanOf, ident(c)))))
 	recvInto := "_"
 	var assign dst.Stmt
 	switch {
@@ -352,7 +355,7 @@ func (fr *fileRewriter) rangeChan(s *dst.RangeStmt, a *ast.RangeStmt) (pre []dst
 	loop = append(loop,
 		&dst.AssignStmt{Lhs: []dst.Expr{ident(recvInto), ident(okName)}, Tok: token.DEFINE,
 			Rhs: []dst.Expr{&dst.UnaryExpr{Op: token.ARROW, X: ident(c)}}},
-		postRecv(h),
+		postCall(h, hookChanPreRecv),
 		&dst.IfStmt{Cond: &dst.UnaryExpr{Op: token.NOT, X: ident(okName)},
 			Body: block(&dst.BranchStmt{Tok: token.BREAK})},
 	)

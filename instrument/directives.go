@@ -65,19 +65,17 @@ func isExported(d *dst.FuncDecl) bool {
 // Entry hooks: a function of the standard library whose every call the
 // detector must see, wherever it comes from (a function value, another
 // package of the standard library), starts with a statement of the
-// runtime's. os.Exit asks ExitCode for the status to exit with, so that a
-// program that reported races exits 66, as under go build -race, while
-// os.Exit keeps its own checks (a test's os.Exit(0) panics).
-var entryHooks = map[string]string{
-	"os.Exit": "ExitCode",
-}
+// runtime's (see entryHooks). os.Exit asks ExitCode for the status to
+// exit with, so that a program that reported races exits 66, as under go
+// build -race, while os.Exit keeps its own checks (a test's os.Exit(0)
+// panics).
 
 // entryHook prepends to the body of d, a function with one parameter,
 // the assignment of the runtime's answer to it, if d has an entry hook:
 //
 //	func Exit(code int) { code = racegenrt.ExitCode(code); ... }
 func (fr *fileRewriter) entryHook(d *dst.FuncDecl) {
-	hook, ok := entryHooks[fr.pkg.Path()+"."+d.Name.Name]
+	h, ok := entryHooks[fr.pkg.Path()+"."+d.Name.Name]
 	if !ok || d.Recv != nil || d.Body == nil || len(d.Type.Params.List) != 1 || len(d.Type.Params.List[0].Names) != 1 {
 		return
 	}
@@ -85,6 +83,6 @@ func (fr *fileRewriter) entryHook(d *dst.FuncDecl) {
 	if p == "_" {
 		return
 	}
-	s := &dst.AssignStmt{Lhs: []dst.Expr{ident(p)}, Tok: token.ASSIGN, Rhs: []dst.Expr{fr.rtCall(hook, ident(p))}}
+	s := &dst.AssignStmt{Lhs: []dst.Expr{ident(p)}, Tok: token.ASSIGN, Rhs: []dst.Expr{fr.rtCall(h, ident(p))}}
 	d.Body.List = append([]dst.Stmt{fr.from(s, d)}, d.Body.List...)
 }

@@ -83,10 +83,10 @@ func (fr *fileRewriter) goStmt(s *dst.GoStmt) dst.Stmt {
 		}
 	}
 	g := fr.temp("g")
-	pre = append(pre, define([]string{g}, fr.rtCall("GoFork")))
+	pre = append(pre, define([]string{g}, fr.rtCall(hookGoFork)))
 	prologue := []dst.Stmt{
-		exprStmt(fr.rtCall("GoStart", ident(g))),
-		&dst.DeferStmt{Call: fr.rtCall("GoEnd")},
+		exprStmt(fr.rtCall(hookGoStart, ident(g))),
+		&dst.DeferStmt{Call: fr.rtCall(hookGoEnd)},
 	}
 	if isLit {
 		lit.Body.List = append(prologue, lit.Body.List...)

@@ -193,12 +193,9 @@ func (fr *fileRewriter) rangeHooks(acc *hoistedAccess, lo, hi string) []dst.Stmt
 	case fr.cfg.Local != nil && fr.cfg.Local(ix):
 		fr.dropped++
 	default:
-		name := "SliceR"
-		if acc.write {
-			name = "SliceW"
-		}
+		h := pick(acc.write, hookSliceW, hookSliceR)
 		elems := &dst.SliceExpr{X: x, Low: acc.index(lo), High: acc.index(hi)}
-		out = append(out, exprStmt(fr.rtCall(name, elems, siteLit(fr.newSite(ix, global)))))
+		out = append(out, exprStmt(fr.rtCall(h, elems, siteLit(fr.newSite(ix, global)))))
 	}
 	if len(out) == 0 {
 		// No element hook: the container's reads still need theirs.

@@ -39,15 +39,19 @@ func (fr *fileRewriter) temp(what string) string {
 	return fr.freshName(fmt.Sprintf("racegen_%s%d", what, fr.ntemp))
 }
 
-// rt returns the expression racegenrt.name.
-func (fr *fileRewriter) rt(name string) dst.Expr {
+// rt returns the expression racegenrt.H that names the hook h.
+func (fr *fileRewriter) rt(h *hook) dst.Expr {
 	fr.rtUsed = true
-	return &dst.SelectorExpr{X: dst.NewIdent(fr.rtName), Sel: dst.NewIdent(name)}
+	return &dst.SelectorExpr{X: dst.NewIdent(fr.rtName), Sel: dst.NewIdent(h.name)}
 }
 
-// rtCall returns the call racegenrt.name(args...).
-func (fr *fileRewriter) rtCall(name string, args ...dst.Expr) *dst.CallExpr {
-	return &dst.CallExpr{Fun: fr.rt(name), Args: args}
+// rtCall returns the call racegenrt.H(args...) of the hook h. Calling a
+// hook with arguments it does not declare is a bug of the rewriter.
+func (fr *fileRewriter) rtCall(h *hook, args ...dst.Expr) *dst.CallExpr {
+	if !h.accepts(args) {
+		panic(fmt.Sprintf("hook %s called with %d arguments", h, len(args)))
+	}
+	return &dst.CallExpr{Fun: fr.rt(h), Args: args}
 }
 
 func ident(name string) *dst.Ident { return dst.NewIdent(name) }

@@ -117,6 +117,9 @@ func (fr *fileRewriter) runtimeFunc(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 	if err != nil {
 		panic(fmt.Sprintf("%s: %v", fr.fset.Position(a.Pos()), err))
 	}
+	if err := checkHookCalls(lit, fr.rtName); err != nil {
+		panic(fmt.Sprintf("%s: the model of %s: %v", fr.fset.Position(a.Pos()), fn.Name(), err))
+	}
 	fr.rtUsed = true
 	n := &dst.CallExpr{Fun: lit.(dst.Expr), Args: x.Args}
 	moveDecs(n, x)

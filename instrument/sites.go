@@ -63,7 +63,7 @@ func (fr *fileRewriter) addSiteTable() {
 		}
 		fmt.Fprintf(&b, "%s:%d:%d\t%s\n", s.pos.Filename, s.pos.Line, s.pos.Column, fn)
 	}
-	call := fr.rtCall("RegisterSites",
+	call := fr.rtCall(hookRegisterSites,
 		&dst.BasicLit{Kind: token.INT, Value: fmt.Sprintf("%#x", fr.key)},
 		&dst.BasicLit{Kind: token.STRING, Value: strconv.Quote(b.String())})
 	decl := &dst.GenDecl{Tok: token.VAR, Specs: []dst.Spec{&dst.ValueSpec{
@@ -176,41 +176,45 @@ func isGlobal(v *types.Var) bool {
 	return v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
 }
 
-// accessHook returns the name of the hook of a read (or a write) at the
-// access a, which may be shared: R or W in dynamic mode. In static and
-// collide modes a sampled site gets SR or SW, an unsampled one CR or CW if
-// Config.Checks asks for them, and "", meaning no code at all, otherwise.
-// Every read and write hook is named here, so that the modes differ in
-// this one place. Each call decides for one site: a caller that gets a
-// name must number the site (accessCall does both).
-func (fr *fileRewriter) accessHook(a ast.Node, write bool) string {
-	name := "R"
-	if write {
-		name = "W"
-	}
+// accessHook returns the hook of a read (or a write) at the access a,
+// which may be shared: R or W in dynamic mode. In static and collide
+// modes a sampled site gets SR or SW, an unsampled one CR or CW if
+// Config.Checks asks for them, and nil, meaning no code at all,
+// otherwise. Every read and write hook is chosen here, so that the modes
+// differ in this one place. Each call decides for one site: a caller
+// that gets a hook must number the site (accessCall does both).
+func (fr *fileRewriter) accessHook(a ast.Node, write bool) *hook {
 	if !fr.cfg.static() {
-		return name
+		return pick(write, hookW, hookR)
 	}
 	pos := fr.fset.Position(a.Pos())
 	if fr.sample(pos) {
 		fr.sampled = append(fr.sampled, fmt.Sprintf("%s:%d:%d", pos.Filename, pos.Line, pos.Column))
-		return "S" + name
+		return pick(write, hookSW, hookSR)
 	}
 	fr.unsampled++
 	if fr.cfg.Checks {
-		return "C" + name
+		return pick(write, hookCW, hookCR)
 	}
-	return ""
+	return nil
+}
+
+// pick returns w if write is set, r otherwise.
+func pick(write bool, w, r *hook) *hook {
+	if write {
+		return w
+	}
+	return r
 }
 
 // accessCall returns the hook call of a read (or a write) of *p at the
-// access a, as accessHook names it, or nil if the site gets no code.
+// access a, as accessHook chooses it, or nil if the site gets no code.
 func (fr *fileRewriter) accessCall(p dst.Expr, a ast.Node, global, write bool) *dst.CallExpr {
-	name := fr.accessHook(a, write)
-	if name == "" {
+	h := fr.accessHook(a, write)
+	if h == nil {
 		return nil
 	}
-	return fr.rtCall(name, p, siteLit(fr.newSite(a, global)))
+	return fr.rtCall(h, p, siteLit(fr.newSite(a, global)))
 }
 
 // accessStmt is accessCall as a statement, or nil.
@@ -221,14 +225,14 @@ func (fr *fileRewriter) accessStmt(p dst.Expr, a ast.Node, global, write bool) d
 	return nil
 }
 
-// containerHook returns the hook name(x, site) that records the accesses
-// of x's map or slice at a, or nil in static and collide modes, which
-// have no such hooks: there x's elements are not watched.
-func (fr *fileRewriter) containerHook(name string, x dst.Expr, a ast.Node) *dst.CallExpr {
+// containerHook returns the call h(x, site) of the hook h that records
+// the accesses of x's map or slice at a, or nil in static and collide
+// modes, which have no such hooks: there x's elements are not watched.
+func (fr *fileRewriter) containerHook(h *hook, x dst.Expr, a ast.Node) *dst.CallExpr {
 	if fr.cfg.static() {
 		return nil
 	}
-	return fr.rtCall(name, x, siteLit(fr.newSite(a, false)))
+	return fr.rtCall(h, x, siteLit(fr.newSite(a, false)))
 }
 
 // sample decides whether the access site at pos is sampled. The decision

@@ -41,7 +41,7 @@ func (fr *fileRewriter) funcDecl(d *dst.FuncDecl) {
 	if fr.main {
 		n := len(d.Body.List)
 		if n == 0 || !isReturn(d.Body.List[n-1]) {
-			d.Body.List = append(d.Body.List, fr.from(exprStmt(fr.rtCall("MainDone")), d))
+			d.Body.List = append(d.Body.List, fr.from(exprStmt(fr.rtCall(hookMainDone)), d))
 		}
 	}
 	fr.main = false
@@ -153,7 +153,7 @@ func (fr *fileRewriter) stmt1(s dst.Stmt) []dst.Stmt {
 			return []dst.Stmt{b}
 		}
 		if fr.main {
-			done := fr.from(exprStmt(fr.rtCall("MainDone")), s)
+			done := fr.from(exprStmt(fr.rtCall(hookMainDone)), s)
 			moveDecs(done, s)
 			return []dst.Stmt{done, s}
 		}
@@ -438,7 +438,7 @@ func (fr *fileRewriter) assignAfter(s *dst.AssignStmt, a *ast.AssignStmt) []dst.
 			if fr.cfg.Local != nil && fr.cfg.Local(aix) {
 				fr.dropped++
 			} else if !hasTypeParam(fr.typeOf(aix.X)) {
-				if h := fr.containerHook("MapW", ident(m), aix); h != nil {
+				if h := fr.containerHook(hookMapW, ident(m), aix); h != nil {
 					post = append(post, exprStmt(h))
 				}
 			}

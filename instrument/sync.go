@@ -1,44 +1,47 @@
 package instrument
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"go/types"
 	"strconv"
-	"strings"
 
 	"github.com/dave/dst"
 	"github.com/dave/dst/decorator"
 )
 
-// syncWrappers maps the methods of the sync types to the runtime functions
-// that perform them and tell the detector. The methods of the sync/atomic
-// types map to Atomic<Type><Method>.
-var syncWrappers = map[string]map[string]string{
-	"Mutex": {"Lock": "Lock", "Unlock": "Unlock", "TryLock": "TryLock"},
-	"RWMutex": {"Lock": "RWLock", "Unlock": "RWUnlock", "TryLock": "RWTryLock",
-		"RLock": "RLock", "RUnlock": "RUnlock", "TryRLock": "TryRLock", "RLocker": "RLocker"},
-	"WaitGroup": {"Add": "WaitGroupAdd", "Done": "WaitGroupDone", "Wait": "WaitGroupWait", "Go": "WaitGroupGo"},
-	"Once":      {"Do": "OnceDo"},
-	"Cond":      {"Wait": "CondWait", "Signal": "CondSignal", "Broadcast": "CondBroadcast"},
-	"Map": {"Load": "MapLoad", "Store": "MapStore", "LoadOrStore": "MapLoadOrStore",
-		"LoadAndDelete": "MapLoadAndDelete", "Delete": "MapDelete", "Swap": "MapSwap",
-		"CompareAndSwap": "MapCompareAndSwap", "CompareAndDelete": "MapCompareAndDelete",
-		"Range": "MapRange", "Clear": "MapClear"},
-	"Pool": {"Get": "PoolGet", "Put": "PoolPut"},
+// A wrapper is what a call of a function or method whose
+// synchronization the detector must see becomes: a hook, or a timer
+// helper that the rewriter declares in the package (see timers.go). The
+// zero wrapper is none.
+type wrapper struct {
+	hook  *hook
+	timer string // the key of the helper in timerHelpers, if hook is nil
 }
 
-// syncWrapper returns the runtime function that replaces the method fn,
-// or "" if fn is not a method of a sync or sync/atomic type.
-func syncWrapper(obj types.Object) string {
+// ok reports whether w is a wrapper.
+func (w wrapper) ok() bool { return w.hook != nil || w.timer != "" }
+
+// takesSite reports whether w, a hook that wraps an atomic operation,
+// takes the site of the access as its last argument.
+func (w wrapper) takesSite() bool {
+	return w.hook != nil && len(w.hook.params) > 0 && w.hook.params[len(w.hook.params)-1] == siteKind
+}
+
+// syncWrapper returns the wrapper of the method fn: a hook for a method
+// of a sync or sync/atomic type (see syncWrappers and atomicMethods), a
+// timer helper for the Reset methods of time.Timer and time.Ticker, and
+// none for other methods.
+func syncWrapper(obj types.Object) wrapper {
 	fn, ok := obj.(*types.Func)
 	if !ok || fn.Pkg() == nil {
-		return ""
+		return wrapper{}
 	}
 	sig, ok := fn.Type().(*types.Signature)
 	if !ok || sig.Recv() == nil {
-		return ""
+		return wrapper{}
 	}
 	rt := sig.Recv().Type()
 	if p, ok := rt.(*types.Pointer); ok {
@@ -46,52 +49,51 @@ func syncWrapper(obj types.Object) string {
 	}
 	named, ok := rt.(*types.Named)
 	if !ok {
-		return ""
+		return wrapper{}
 	}
 	tname := named.Origin().Obj().Name()
 	switch fn.Pkg().Path() {
 	case "sync":
-		return syncWrappers[tname][fn.Name()]
+		return wrapper{hook: syncWrappers[tname][fn.Name()]}
 	case "sync/atomic":
-		return "Atomic" + tname + fn.Name()
+		h, ok := atomicMethods[tname+"."+fn.Name()]
+		if !ok {
+			panic(fmt.Sprintf("racegen does not model (*sync/atomic.%s).%s", tname, fn.Name()))
+		}
+		return wrapper{hook: h}
 	case "time":
 		// Resetting a timer or ticker rearms a send on its channel
 		// from inside the Go runtime.
 		if fn.Name() == "Reset" && (tname == "Timer" || tname == "Ticker") {
-			return tname + "Reset"
+			return wrapper{timer: tname + "Reset"}
 		}
 	}
-	return ""
+	return wrapper{}
 }
-
-// isAtomicWrapper reports whether the runtime function name wraps an
-// atomic operation, and so takes the site of the access as its last
-// argument.
-func isAtomicWrapper(name string) bool { return strings.HasPrefix(name, "Atomic") }
 
 // lockerMethod reports whether sel calls Lock or Unlock through an
 // interface or type parameter that satisfies sync.Locker, and returns the
-// runtime function that performs it.
-func lockerMethod(t types.Type, sel *types.Selection) string {
+// hook that performs it, or nil.
+func lockerMethod(t types.Type, sel *types.Selection) *hook {
 	if !types.IsInterface(t) {
-		return ""
+		return nil
 	}
-	name := sel.Obj().Name()
-	if name != "Lock" && name != "Unlock" {
-		return ""
+	h := lockerHooks[sel.Obj().Name()]
+	if h == nil {
+		return nil
 	}
 	for _, m := range []string{"Lock", "Unlock"} {
 		obj, _, _ := types.LookupFieldOrMethod(t, false, nil, m)
 		fn, ok := obj.(*types.Func)
 		if !ok {
-			return ""
+			return nil
 		}
 		sig := fn.Type().(*types.Signature)
 		if sig.Params().Len() != 0 || sig.Results().Len() != 0 {
-			return ""
+			return nil
 		}
 	}
-	return "Locker" + name
+	return h
 }
 
 // syncCall rewrites a call of a sync or sync/atomic method (also promoted
@@ -111,14 +113,14 @@ func (fr *fileRewriter) syncCall(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 		return nil
 	}
 	timerChan := false
-	if isTimerHelper(syncWrapper(sel.Obj())) && !fr.hasTimeHost() {
+	if syncWrapper(sel.Obj()).timer != "" && !fr.hasTimeHost() {
 		// No file can declare the helper that names time's types.
 		if !timerChanFirst(sel.Obj().Type().(*types.Signature).Recv().Type()) {
 			return nil
 		}
 		timerChan = true
 	}
-	recv, name := fr.syncRecv(fx, fa, sel)
+	recv, w := fr.syncRecv(fx, fa, sel)
 	if recv == nil {
 		return nil
 	}
@@ -129,40 +131,40 @@ func (fr *fileRewriter) syncCall(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 		return x
 	}
 	args := append([]dst.Expr{recv}, x.Args...)
-	if isAtomicWrapper(name) {
+	if w.takesSite() {
 		_, global := fr.isShared(fa.X)
 		if _, ptr := underPointer(fr.typeOf(fa.X)); ptr {
 			global = false
 		}
 		args = append(args, siteLit(fr.newSite(a, global)))
 	}
-	n := fr.wrapperCall(name, args...)
+	n := fr.wrapperCall(w, args...)
 	n.Ellipsis = x.Ellipsis
 	moveDecs(n, x)
 	return n
 }
 
-// wrapperCall returns the call of the wrapper name of a sync or timer
-// method: a runtime function, or a timer helper (timers.go).
-func (fr *fileRewriter) wrapperCall(name string, args ...dst.Expr) *dst.CallExpr {
-	if isTimerHelper(name) {
-		return &dst.CallExpr{Fun: fr.timerHelper(name), Args: args}
+// wrapperCall returns the call of the wrapper w of a sync or timer
+// method: a hook, or a timer helper (timers.go).
+func (fr *fileRewriter) wrapperCall(w wrapper, args ...dst.Expr) *dst.CallExpr {
+	if w.hook == nil {
+		return &dst.CallExpr{Fun: fr.timerHelper(w.timer), Args: args}
 	}
-	return fr.rtCall(name, args...)
+	return fr.rtCall(w.hook, args...)
 }
 
 // syncRecv rewrites the receiver of the sync method selected by fx and
-// returns it as the wrapper's first argument, with the wrapper's name. It
+// returns it as the wrapper's first argument, with the wrapper. It
 // returns nil if fx is not a sync method or its receiver cannot be
 // spelled.
-func (fr *fileRewriter) syncRecv(fx *dst.SelectorExpr, fa *ast.SelectorExpr, sel *types.Selection) (dst.Expr, string) {
+func (fr *fileRewriter) syncRecv(fx *dst.SelectorExpr, fa *ast.SelectorExpr, sel *types.Selection) (dst.Expr, wrapper) {
 	t0 := fr.typeOf(fa.X)
-	if name := lockerMethod(t0, sel); name != "" {
-		return fr.rvalue(fx.X), name
+	if h := lockerMethod(t0, sel); h != nil {
+		return fr.rvalue(fx.X), wrapper{hook: h}
 	}
-	name := syncWrapper(sel.Obj())
-	if name == "" || isTimerHelper(name) && fr.pkg.Path() == "time" {
-		return nil, ""
+	w := syncWrapper(sel.Obj())
+	if !w.ok() || w.timer != "" && fr.pkg.Path() == "time" {
+		return nil, wrapper{}
 	}
 	// Spell the path to the embedded sync value: x.F1.F2...
 	path := sel.Index()
@@ -175,7 +177,7 @@ func (fr *fileRewriter) syncRecv(fx *dst.SelectorExpr, fa *ast.SelectorExpr, sel
 		}
 		st, ok := t.Underlying().(*types.Struct)
 		if !ok {
-			return nil, ""
+			return nil, wrapper{}
 		}
 		f := st.Field(i)
 		if !f.Exported() && f.Pkg() != fr.pkg {
@@ -189,7 +191,7 @@ func (fr *fileRewriter) syncRecv(fx *dst.SelectorExpr, fa *ast.SelectorExpr, sel
 		last := names[len(names)-1]
 		obj, idx, _ := types.LookupFieldOrMethod(t0, true, fr.pkg, last)
 		if _, ok := obj.(*types.Var); !ok || !equalInts(idx, path[:len(path)-1]) {
-			return nil, ""
+			return nil, wrapper{}
 		}
 		names = []string{last}
 	}
@@ -204,9 +206,9 @@ func (fr *fileRewriter) syncRecv(fx *dst.SelectorExpr, fa *ast.SelectorExpr, sel
 		cur = &dst.SelectorExpr{X: cur, Sel: ident(n)}
 	}
 	if _, ptr := underPointer(t); ptr {
-		return cur, name
+		return cur, w
 	}
-	return addrOf(cur), name
+	return addrOf(cur), w
 }
 
 func equalInts(a, b []int) bool {
@@ -228,7 +230,7 @@ func equalInts(a, b []int) bool {
 //	func() func(P) R { r := &x; return func(p P) R { return racegenrt.W(r, p) } }()
 func (fr *fileRewriter) syncMethodValue(x *dst.SelectorExpr, a *ast.SelectorExpr, sel *types.Selection) dst.Expr {
 	t0 := fr.typeOf(a.X)
-	if lockerMethod(t0, sel) == "" && syncWrapper(sel.Obj()) == "" {
+	if lockerMethod(t0, sel) == nil && !syncWrapper(sel.Obj()).ok() {
 		return nil
 	}
 	sig, ok := sel.Type().(*types.Signature)
@@ -244,7 +246,7 @@ func (fr *fileRewriter) syncMethodValue(x *dst.SelectorExpr, a *ast.SelectorExpr
 		return nil
 	}
 	innerType := inner.(*dst.FuncType)
-	recv, name := fr.syncRecv(x, a, sel)
+	recv, w := fr.syncRecv(x, a, sel)
 	if recv == nil {
 		return nil
 	}
@@ -261,10 +263,10 @@ func (fr *fileRewriter) syncMethodValue(x *dst.SelectorExpr, a *ast.SelectorExpr
 		params = append(params, &dst.Field{Names: []*dst.Ident{ident(p)}, Type: pt})
 	}
 	innerType.Params = &dst.FieldList{List: params}
-	if isAtomicWrapper(name) {
+	if w.takesSite() {
 		args = append(args, siteLit(fr.newSite(a, false)))
 	}
-	call := fr.wrapperCall(name, args...)
+	call := fr.wrapperCall(w, args...)
 	call.Ellipsis = sig.Variadic()
 	var body dst.Stmt = exprStmt(call)
 	if sig.Results().Len() > 0 {
@@ -286,8 +288,8 @@ func (fr *fileRewriter) syncMethodValue(x *dst.SelectorExpr, a *ast.SelectorExpr
 // syncMethodExpr rewrites the method expression (*T).M of a sync type to
 // the runtime wrapper, which has the same signature.
 func (fr *fileRewriter) syncMethodExpr(x *dst.SelectorExpr, a *ast.SelectorExpr, sel *types.Selection) dst.Expr {
-	name := syncWrapper(sel.Obj())
-	if name == "" || len(sel.Index()) != 1 || name == "RLocker" {
+	w := syncWrapper(sel.Obj())
+	if w.hook == nil || len(sel.Index()) != 1 || w.hook == hookRLocker {
 		return nil
 	}
 	if _, ptr := sel.Recv().(*types.Pointer); !ptr {
@@ -297,17 +299,17 @@ func (fr *fileRewriter) syncMethodExpr(x *dst.SelectorExpr, a *ast.SelectorExpr,
 		return nil // generic: the instantiation would have to be spelled
 	}
 	var n dst.Expr
-	if isAtomicWrapper(name) {
+	if w.takesSite() {
 		// The wrapper takes a site, so it cannot stand for the method.
 		sig, ok := sel.Type().(*types.Signature)
 		if !ok {
 			return nil
 		}
-		if n = fr.funcValue(sig, name, siteLit(fr.newSite(a, false))); n == nil {
+		if n = fr.funcValue(sig, w.hook, siteLit(fr.newSite(a, false))); n == nil {
 			return nil
 		}
 	} else {
-		n = fr.rt(name)
+		n = fr.rt(w.hook)
 	}
 	moveDecs(n, x)
 	return n

@@ -114,13 +114,6 @@ const timerChanHelper = `func %[1]s[%[4]s interface{ *%[5]s }, %[5]s any](%[6]s 
 // timerHelperOrder is the order in which helpers are declared.
 var timerHelperOrder = []string{"NewTimer", "After", "AfterFunc", "NewTicker", "Tick", "TimerReset", "TickerReset", "timerChan"}
 
-// isTimerHelper reports whether the replacement name (see replaceObj and
-// syncWrapper) is one of a timer helper.
-func isTimerHelper(name string) bool {
-	_, ok := timerHelpers[name]
-	return ok
-}
-
 // timerState is what the rewriting of a package's files knows of its
 // timer helpers.
 type timerState struct {
@@ -232,6 +225,9 @@ func (p *pkgRewriter) declareTimerHelpers(frs []*fileRewriter, files []*ast.File
 	f, err := decorator.Parse(src.String())
 	if err != nil {
 		return fmt.Errorf("timer helpers: %w\n%s", err, src.String())
+	}
+	if err := checkHookCalls(f, fr.rtName); err != nil {
+		return fmt.Errorf("timer helpers: %w", err)
 	}
 	for i, decl := range f.Decls {
 		decs := decl.Decorations()

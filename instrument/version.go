@@ -36,16 +36,6 @@ import (
 // function but the access hooks. Static and collide builds, which have no
 // per-access hooks on most sites, are not versioned.
 
-// accessHooks are the runtime functions a versioned loop's rewrite may
-// call: hooks that record accesses and synchronize nothing, and Idle,
-// for loops nested in it.
-var accessHooks = map[string]bool{
-	"R": true, "W": true, "MapR": true, "MapW": true, "SliceR": true, "SliceW": true,
-	"Copy": true, "CopyString": true, "Append": true, "AppendString": true,
-	"Read": true, "Write": true, "ReadRange": true, "WriteRange": true, "MapOf": true,
-	"Idle": true,
-}
-
 // plainLoop returns a copy of the loop s, taken before s is rewritten, if
 // s may be versioned, or nil.
 func (fr *fileRewriter) plainLoop(s dst.Stmt) dst.Stmt {
@@ -169,7 +159,10 @@ func (fr *fileRewriter) versioned(plain, rewritten dst.Stmt, counted *countedLoo
 		if c, ok := n.(*dst.CallExpr); ok {
 			if sel, ok := c.Fun.(*dst.SelectorExpr); ok {
 				if x, ok := sel.X.(*dst.Ident); ok && x.Name == fr.rtName && x.Path == "" {
-					only = only && accessHooks[sel.Sel.Name]
+					// The hooks that record accesses and synchronize
+					// nothing, and Idle, for loops nested in it.
+					h := hookTable[sel.Sel.Name]
+					only = only && h != nil && h.access
 					hooks++
 				}
 			}
@@ -187,7 +180,7 @@ func (fr *fileRewriter) versioned(plain, rewritten dst.Stmt, counted *countedLoo
 		els = fr.hoisted(counted, els)
 	}
 	v := &dst.IfStmt{
-		Cond: fr.rtCall("Idle"),
+		Cond: fr.rtCall(hookIdle),
 		Body: block(plain),
 		Else: els,
 	}
