@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"strconv"
+	"strings"
 
 	"github.com/racegen/racegen/analysis"
 	"github.com/racegen/racegen/instrument"
@@ -67,7 +68,18 @@ const buildMode = %q
 // buildWatch is the time limit of a watchpoint in nanoseconds (racegen
 // -watch).
 const buildWatch = %d
-`, strconv.FormatFloat(cfg.rate, 'g', -1, 64), cfg.mode.String(), int64(cfg.watch)))
+`, floatLit(cfg.rate), cfg.mode.String(), int64(cfg.watch)))
+}
+
+// floatLit spells x as a floating-point literal, so that a constant
+// declared with it is an untyped float, as in the runtime's own
+// config.go, whatever its value: 1.0 rather than 1, an untyped int.
+func floatLit(x float64) string {
+	s := strconv.FormatFloat(x, 'g', -1, 64)
+	if !strings.ContainsAny(s, ".e") {
+		s += ".0"
+	}
+	return s
 }
 
 // stats counts access sites.
