@@ -15,7 +15,8 @@ import (
 )
 
 // siteGlobal is runtime.SiteGlobal: the bit of a site's index that marks
-// an access to a package-level variable.
+// an access to a package-level variable. The rewriter cannot import the
+// runtime, so it has a copy, which TestContractSiteGlobal checks.
 const siteGlobal = 1 << 31
 
 // A site is a static access given a hook.
