@@ -10,6 +10,12 @@
 // evaluation order and side effects of the original are kept in every
 // context without temporaries.
 //
+// The runtime functions that rewritten code calls, the hooks, are
+// declared in one place, hooks.go, with the parameters the rewriter
+// passes them; the package's contract test checks them, the site
+// encoding and the mode names against the runtime's source, which the
+// rewriter never imports.
+//
 // Synchronization is recognized by type: methods of the sync and
 // sync/atomic types (also when promoted through embedding, used as method
 // values or method expressions, or called through a sync.Locker), the
