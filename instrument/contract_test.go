@@ -22,6 +22,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/dave/dst"
+	"github.com/dave/dst/decorator"
+
 	"github.com/racegen/racegen"
 )
 
@@ -228,6 +231,41 @@ func TestContractGoldenHooks(t *testing.T) {
 	}
 	if len(seen) < 20 {
 		t.Errorf("the golden files call %d runtime functions; want the many they exercise", len(seen))
+	}
+}
+
+// TestContractTimerHelpers checks the hooks that the timer helpers'
+// sources name, as declareTimerHelpers does when it declares them, and
+// that checkHookCalls finds a call of a function the table lacks.
+func TestContractTimerHelpers(t *testing.T) {
+	const rt = "racegenrt"
+	parse := func(name, src string) *dst.File {
+		t.Helper()
+		f, err := decorator.Parse("package p\n\n" + src)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, src)
+		}
+		return f
+	}
+	srcs := map[string]string{"timerChan": fmt.Sprintf(timerChanHelper, "h", "unsafe.", rt+".", "T", "E", "t")}
+	for name, tmpl := range timerHelpers {
+		srcs[name] = fmt.Sprintf(tmpl, "h", "time.", rt+".", "d", "t", "f")
+	}
+	for name, src := range srcs {
+		if !strings.Contains(src, rt+".") {
+			t.Errorf("timer helper %s calls no hook:\n%s", name, src)
+		}
+		if err := checkHookCalls(parse(name, src), rt); err != nil {
+			t.Errorf("timer helper %s: %v", name, err)
+		}
+	}
+	for _, bad := range []string{
+		"func h(t *T) { racegenrt.TimerArmed(t) }",
+		"func h(t *T) { racegenrt.TimerArm(t, 0) }",
+	} {
+		if checkHookCalls(parse("bad", bad), rt) == nil {
+			t.Errorf("checkHookCalls accepts %s", bad)
+		}
 	}
 }
 
