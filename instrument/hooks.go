@@ -31,20 +31,23 @@ type hook struct {
 	// post is the method that the rewritten code calls on the hook's
 	// result once the operation is done, if any.
 	post string
+
+	// spread marks a hook that takes the results of one call as its
+	// arguments, as in IO2(f()).
+	spread bool
 }
 
 func (h *hook) String() string { return h.name }
 
 // accepts reports whether a call of h with args passes the parameters h
-// declares. A single argument that is a call may stand for several, as
-// in IO2(f()).
+// declares.
 func (h *hook) accepts(args []dst.Expr) bool {
 	switch n := len(args); {
 	case n == len(h.params):
 		return true
 	case h.variadic:
 		return n >= len(h.params)-1
-	case n == 1 && len(h.params) > 1:
+	case n == 1 && h.spread:
 		_, call := unparen(args[0]).(*dst.CallExpr)
 		return call
 	}
@@ -212,8 +215,8 @@ var (
 // Calls into C (cgo.go).
 var (
 	hookIO1       = newHook(hook{name: "IO1", tparams: 1, params: justAny, results: justAny})
-	hookIO2       = newHook(hook{name: "IO2", tparams: 2, params: []kind{anyKind, anyKind}, results: []kind{anyKind, anyKind}})
-	hookIO3       = newHook(hook{name: "IO3", tparams: 3, params: []kind{anyKind, anyKind, anyKind}, results: []kind{anyKind, anyKind, anyKind}})
+	hookIO2       = newHook(hook{name: "IO2", tparams: 2, params: []kind{anyKind, anyKind}, results: []kind{anyKind, anyKind}, spread: true})
+	hookIO3       = newHook(hook{name: "IO3", tparams: 3, params: []kind{anyKind, anyKind, anyKind}, results: []kind{anyKind, anyKind, anyKind}, spread: true})
 	hookIOAcquire = newHook(hook{name: "IOAcquire"})
 	hookIORelease = newHook(hook{name: "IORelease"})
 )
