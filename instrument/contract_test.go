@@ -234,10 +234,12 @@ func TestContractGoldenHooks(t *testing.T) {
 	}
 }
 
-// TestContractTimerHelpers checks the hooks that the timer helpers'
-// sources name, as declareTimerHelpers does when it declares them, and
-// that checkHookCalls finds a call of a function the table lacks.
-func TestContractTimerHelpers(t *testing.T) {
+// TestContractSourceHooks checks the hooks that the code the rewriter
+// writes as source names, as the rewriter does when it emits it: the
+// timer helpers (timers.go) and the models of reflect's runtime
+// functions (runtimefuncs.go). It also makes sure that checkHookCalls
+// rejects an unknown hook and a wrong number of arguments.
+func TestContractSourceHooks(t *testing.T) {
 	const rt = "racegenrt"
 	parse := func(name, src string) *dst.File {
 		t.Helper()
@@ -247,21 +249,25 @@ func TestContractTimerHelpers(t *testing.T) {
 		}
 		return f
 	}
-	srcs := map[string]string{"timerChan": fmt.Sprintf(timerChanHelper, "h", "unsafe.", rt+".", "T", "E", "t")}
+	srcs := map[string]string{"timer helper timerChan": fmt.Sprintf(timerChanHelper, "h", "unsafe.", rt+".", "T", "E", "t")}
 	for name, tmpl := range timerHelpers {
-		srcs[name] = fmt.Sprintf(tmpl, "h", "time.", rt+".", "d", "t", "f")
+		srcs["timer helper "+name] = fmt.Sprintf(tmpl, "h", "time.", rt+".", "d", "t", "f")
+	}
+	for name, model := range runtimeFuncModels {
+		srcs["model of "+name] = "func h() {\n" + fmt.Sprintf(model, "f(p0, p1, p2)", rt+".", "0x1") + "\n}"
 	}
 	for name, src := range srcs {
 		if !strings.Contains(src, rt+".") {
-			t.Errorf("timer helper %s calls no hook:\n%s", name, src)
+			t.Errorf("%s calls no hook:\n%s", name, src)
 		}
 		if err := checkHookCalls(parse(name, src), rt); err != nil {
-			t.Errorf("timer helper %s: %v", name, err)
+			t.Errorf("%s: %v", name, err)
 		}
 	}
 	for _, bad := range []string{
 		"func h(t *T) { racegenrt.TimerArmed(t) }",
 		"func h(t *T) { racegenrt.TimerArm(t, 0) }",
+		"func h(p unsafe.Pointer) { racegenrt.ChanPreClose(uintptr(p)) }",
 	} {
 		if checkHookCalls(parse("bad", bad), rt) == nil {
 			t.Errorf("checkHookCalls accepts %s", bad)
