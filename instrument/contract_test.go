@@ -330,8 +330,9 @@ func method(pkg *types.Package, typ, name string, targs []types.Type) (recv type
 // TestContractReplacements checks that each hook that stands for a
 // function or method of the standard library has the signature the
 // rewriter relies on: the function's own for those that replace it as a
-// value too (os.Exit, sync.OnceFunc), the method expression's for the
-// wrappers of sync's methods, and with a site last for those of
+// value too (sync.OnceFunc), func(T) T for an entry hook of a function
+// whose parameter is a T (os.Exit's ExitCode), the method expression's
+// for the wrappers of sync's methods, and with a site last for those of
 // sync/atomic.
 func TestContractReplacements(t *testing.T) {
 	rt := checkedRuntimeFor(t)
@@ -372,6 +373,22 @@ func TestContractReplacements(t *testing.T) {
 				return nil, fmt.Errorf("no function %s", key)
 			}
 			return fn.Type().(*types.Signature), nil
+		})
+	}
+	for key, h := range entryHooks {
+		i := strings.LastIndex(key, ".")
+		check(key+"'s entry", h, func(*types.Signature) (*types.Signature, error) {
+			fn, ok := imp(key[:i]).Scope().Lookup(key[i+1:]).(*types.Func)
+			if !ok {
+				return nil, fmt.Errorf("no function %s", key)
+			}
+			sig := fn.Type().(*types.Signature)
+			if sig.Params().Len() != 1 {
+				return nil, fmt.Errorf("%s has %d parameters, and an entry hook takes the one", key, sig.Params().Len())
+			}
+			// p = H(p), for the parameter p.
+			p := types.NewTuple(types.NewParam(token.NoPos, nil, "", sig.Params().At(0).Type()))
+			return types.NewSignatureType(nil, nil, nil, p, p, false), nil
 		})
 	}
 	for typ, methods := range syncWrappers {
