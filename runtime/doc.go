@@ -20,7 +20,10 @@
 // history is never trusted across a reuse of the memory it describes. The
 // exported functions are the hooks the instrumenter emits; a program never
 // calls them by hand, but their contracts are documented here because the
-// instrumenter relies on them. See docs/runtime.md for the data structures.
+// instrumenter relies on them. The instrumenter declares the hooks it may
+// emit in one table (instrument/hooks.go), and a contract test checks that
+// table against this package's declarations. See docs/runtime.md for the
+// data structures.
 //
 // # The narrow waist
 //
