@@ -264,7 +264,7 @@ func (fr *fileRewriter) builtin(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 		return x
 	case "close":
 		fr.rvalues(x.Args)
-		if len(x.Args) == 1 && !hasTypeParam(fr.typeOf(a.Args[0])) {
+		if len(x.Args) == 1 && fr.chanElem(a.Args[0]) != nil {
 			n := fr.rtCall(hookClose, x.Args[0], siteLit(fr.newSite(a, false)))
 			moveDecs(n, x)
 			return n

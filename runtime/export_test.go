@@ -51,6 +51,22 @@ func SyncGCGen() uint32 { return exactGen() }
 // GCGen returns the detector's lower bound of completed GC cycles.
 func GCGen() uint32 { return gcGen.Load() }
 
+// CellGen returns the GC cycle count at which the history of the granule
+// at addr began, and whether the granule has history.
+func CellGen(addr uintptr) (uint32, bool) {
+	p := shadow.peek(addr)
+	if p == nil {
+		return 0, false
+	}
+	mu := lineLock(addr)
+	mu.Lock()
+	defer mu.Unlock()
+	if c := *p.slot(addr &^ 7); c != nil {
+		return c.gen, true
+	}
+	return 0, false
+}
+
 // GCCycles returns the number of completed GC cycles, from the runtime.
 func GCCycles() uint32 {
 	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}

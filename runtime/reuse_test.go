@@ -165,3 +165,87 @@ func TestGCGenLowerBound(t *testing.T) {
 		t.Logf("only %d GC cycles ran", n)
 	}
 }
+
+// blockFinalizers stops the runtime's finalizer goroutine, which runs
+// finalizers one at a time, until the returned function is called: a
+// finalizer that waits is queued by a GC cycle, and blockFinalizers
+// returns once it runs. Meanwhile the finalizer that advances the
+// detector's count of GC cycles after each cycle cannot run either.
+func blockFinalizers(t *testing.T) (release func()) {
+	t.Helper()
+	running, stop := make(chan struct{}), make(chan struct{})
+	func() {
+		b := new(reused)
+		runtime.SetFinalizer(b, func(*reused) {
+			close(running)
+			<-stop
+		})
+	}()
+	for {
+		runtime.GC()
+		select {
+		case <-running:
+			return func() { close(stop) }
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// TestAddressReuseBeforeCatchUp is LARD's third rule in the window after a
+// GC cycle and before the detector's count of cycles catches up with it,
+// while the finalizer that follows the cycle has not run. An access to a
+// new object at a freed object's address then finds the old history
+// current, since its generation is the count the detector still holds,
+// and checks against it: a race it finds must be dropped by the exact
+// count that reports read. Each case accesses the old object from one
+// goroutine and the new one from another, with nothing ordering them.
+func TestAddressReuseBeforeCatchUp(t *testing.T) {
+	access := map[bool]func(uintptr, uint64){
+		false: func(a uintptr, s uint64) { rt.Read(a, 8, s) },
+		true:  func(a uintptr, s uint64) { rt.Write(a, 8, s) },
+	}
+	for _, tc := range []struct {
+		name          string
+		first, second bool // write?
+	}{
+		{"old-read-new-write", false, true},
+		{"old-write-new-read", true, false},
+		{"old-write-new-write", true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			release := blockFinalizers(t)
+			defer release()
+			gen := rt.SyncGCGen()
+			addr := allocReused()
+			<-goInstr(func() { access[tc.first](addr, newSite()) })
+			obj := reuseAddr(t, addr)
+			if obj == nil {
+				t.Skip("the GC did not hand the freed address out again")
+			}
+			if n := rt.GCCycles(); n == gen {
+				t.Fatalf("no GC cycle completed since the history began (count %d)", n)
+			}
+			// The case under test: the old history is still there and
+			// its generation is the detector's count.
+			if g, ok := rt.CellGen(addr); !ok || g != gen || rt.GCGen() != gen {
+				t.Fatalf("history of generation %d (%v), detector's count %d, want both %d", g, ok, rt.GCGen(), gen)
+			}
+			expectRacesNoSync(t, 0, func() {
+				<-goInstr(func() { access[tc.second](uintptr(unsafe.Pointer(obj)), newSite()) })
+			})
+			runtime.KeepAlive(obj)
+		})
+	}
+}
+
+// expectRacesNoSync is expectRaces without its catch-up of the detector's
+// count of GC cycles, which would end the window under test.
+func expectRacesNoSync(t *testing.T, want int, f func()) {
+	t.Helper()
+	off := reports.Len()
+	before := rt.Races()
+	f()
+	if got := rt.Races() - before; got != want {
+		t.Errorf("got %d races, want %d; reports:\n%s", got, want, reports.since(off))
+	}
+}
