@@ -117,6 +117,9 @@ func accessSlow(addr, size uintptr, site uint64, o op, obj *syncVar) {
 		return
 	}
 	t := current()
+	if t == nil {
+		return // a system stack
+	}
 	if t.g != 0 {
 		// The goroutine's own stack holds only data no other goroutine
 		// can reach, and it moves when it grows (LARD's fourth rule).

@@ -27,7 +27,9 @@ const (
 //go:noinline
 func atomicPre(addr, size uintptr, kind int, site uint64) syncRef {
 	if staticSync {
-		current().onSync()
+		if t := current(); t != nil {
+			t.onSync()
+		}
 		return syncRef{}
 	}
 	o := opAtomic
@@ -61,7 +63,9 @@ func atomicLoaded8(p unsafe.Pointer, site uint64) { atomicLoaded(uintptr(p), 8, 
 // that test and the call, and it inlines into the caller.
 func atomicLoaded(addr, size uintptr, site uint64) {
 	if staticSync {
-		current().onSync()
+		if t := current(); t != nil {
+			t.onSync()
+		}
 		return
 	}
 	access(addr, size, site, opAtomic)

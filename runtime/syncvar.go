@@ -207,7 +207,9 @@ func (s *syncTable) count() int {
 // an exclusive lock, which every later acquirer is ordered after.
 func (sv *syncVar) release(t *thread) {
 	if staticSync {
-		t.onSync()
+		if t != nil {
+			t.onSync()
+		}
 		return
 	}
 	if sv == nil || t == nil {
@@ -225,7 +227,9 @@ func (sv *syncVar) release(t *thread) {
 // release that does not supersede the releases before it.
 func (sv *syncVar) releaseMerge(t *thread) {
 	if staticSync {
-		t.onSync()
+		if t != nil {
+			t.onSync()
+		}
 		return
 	}
 	if sv == nil || t == nil {
@@ -242,7 +246,9 @@ func (sv *syncVar) releaseMerge(t *thread) {
 // acquire joins sv's clock into t (Ct ← Ct ⊔ Cm).
 func (sv *syncVar) acquire(t *thread) {
 	if staticSync {
-		t.onSync()
+		if t != nil {
+			t.onSync()
+		}
 		return
 	}
 	if sv == nil || t == nil {
@@ -260,7 +266,9 @@ func (sv *syncVar) acquire(t *thread) {
 // releaseReverse joins t's clock into sv's second clock and ticks t.
 func (sv *syncVar) releaseReverse(t *thread) {
 	if staticSync {
-		t.onSync()
+		if t != nil {
+			t.onSync()
+		}
 		return
 	}
 	if sv == nil || t == nil {
@@ -277,7 +285,9 @@ func (sv *syncVar) releaseReverse(t *thread) {
 // acquireReverse joins sv's second clock into t.
 func (sv *syncVar) acquireReverse(t *thread) {
 	if staticSync {
-		t.onSync()
+		if t != nil {
+			t.onSync()
+		}
 		return
 	}
 	if sv == nil || t == nil {

@@ -304,7 +304,12 @@ func (t *thread) takeSlot() {
 var gtab gtable
 
 // current returns the detector state of the running goroutine, creating it
-// if the goroutine was started by code racegen did not instrument.
+// if the goroutine was started by code racegen did not instrument. It
+// returns nil on a system stack (a goroutine id of 0: an M's g0 or signal
+// stack), where the Go runtime runs timers' functions and with them
+// instrumented code (time.Now, under time.sendTime): there the detector
+// must neither allocate nor lock, and has nothing to record, since no
+// goroutine of the program runs there.
 func current() *thread {
 	gp := getg()
 	if gp == 0 {
@@ -334,7 +339,12 @@ func current() *thread {
 		freeTid(t)
 		t.vc, t.cache, t.vv = nil, nil, nil
 	}
-	return lazyThread(gp, readGoid(gp))
+	calibrateOnce.Do(calibrateGoid)
+	goid := readGoid(gp)
+	if goid == 0 && goidOff != 0 {
+		return nil // a system stack
+	}
+	return lazyThread(gp, goid)
 }
 
 // lazyThread registers a goroutine that the detector sees for the first

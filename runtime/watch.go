@@ -148,6 +148,9 @@ func watchRange(addr, size uintptr) (lo, n uintptr) {
 func sample(addr, size uintptr, site uint64, write bool) {
 	e := watcher()
 	t := current()
+	if t == nil {
+		return // a system stack
+	}
 	if t.g != 0 {
 		// The goroutine's own stack is private to it, and moves.
 		if lo, hi := stackBounds(t.g); addr >= lo && addr < hi {
@@ -344,7 +347,9 @@ func softAccess(addr, size uintptr, site uint64, write bool) {
 	if e := curEngine.Load(); e == nil || !e.soft {
 		return
 	}
-	softCheck(current(), addr, size, site, write)
+	if t := current(); t != nil {
+		softCheck(t, addr, size, site, write)
+	}
 }
 
 // softCheck is CRSampler's onDataBreakpointFired (Algorithm 3 lines
