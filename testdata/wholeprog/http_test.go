@@ -31,6 +31,7 @@ func get(t *testing.T, client *http.Client, url string) string {
 // Two handlers, each past a barrier that both have reached, update a
 // variable that nothing orders between them.
 func TestRaceHTTPHandlers(t *testing.T) {
+	pauseGC(t)
 	n := 0
 	var arrived sync.WaitGroup
 	arrived.Add(2)

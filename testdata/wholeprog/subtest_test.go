@@ -64,6 +64,7 @@ func TestNoRaceSubtestAtomicValue(t *testing.T) {
 // (issue 18, item 5): a race between a cleanup and a goroutine the test
 // started is a race during the test, which fails it.
 func TestRaceCleanup(t *testing.T) {
+	pauseGC(t)
 	x := 0
 	go func() {
 		x = 1 // race

@@ -11,6 +11,7 @@ import (
 )
 
 func TestRaceTimeAfterFunc(t *testing.T) {
+	pauseGC(t)
 	x := 0
 	done := make(chan bool)
 	time.AfterFunc(0, func() {
