@@ -74,6 +74,33 @@ func atomicLoaded(addr, size uintptr, site uint64) {
 	}
 }
 
+// atomicCASFailed is called, when recording, for a compare-and-swap
+// whose atomic load of the size bytes at addr found a value other than
+// the one to compare with: the wrapper returns false without trying the
+// swap, which is a legal outcome, the operation taking effect at that
+// load. It records the operation as an atomic write, as go build -race
+// does whatever a compare-and-swap's outcome, and acquires, as a failed
+// one does there; it does not release. Releasing before every attempt,
+// as the wrappers must before a swap that may succeed, would order the
+// spinning goroutine before every later acquirer, which hides races, and
+// would make each turn of a spin loop merge and tick a vector clock: in
+// ants's spin lock, with thousands of goroutines, that was most of the
+// suite's time.
+//
+//go:noinline
+func atomicCASFailed(addr, size uintptr, site uint64) {
+	if staticSync {
+		if t := current(); t != nil {
+			t.onSync()
+		}
+		return
+	}
+	access(addr, size, site, opAtomic|opWrite)
+	if t := syncer(); t != nil {
+		lookupSync(t, addr).acquire(t)
+	}
+}
+
 // atomicPost is called after a load or read-modify-write, which
 // acquire; op.addr is set even if atomicPre was not called. The gate is
 // consulted again, since it may have opened between the two halves, and

@@ -41,6 +41,10 @@ func AtomicSwapInt32(addr *int32, new int32, site uint64) (old int32) {
 func AtomicCompareAndSwapInt32(addr *int32, old, new int32, site uint64) (swapped bool) {
 	sv := syncRef{addr: addrOf(addr)}
 	if recording() {
+		if atomic.LoadInt32(addr) != old {
+			atomicCASFailed(addrOf(addr), unsafe.Sizeof(*addr), site)
+			return false
+		}
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
 	} else {
 		idlePair()
@@ -123,6 +127,10 @@ func AtomicSwapInt64(addr *int64, new int64, site uint64) (old int64) {
 func AtomicCompareAndSwapInt64(addr *int64, old, new int64, site uint64) (swapped bool) {
 	sv := syncRef{addr: addrOf(addr)}
 	if recording() {
+		if atomic.LoadInt64(addr) != old {
+			atomicCASFailed(addrOf(addr), unsafe.Sizeof(*addr), site)
+			return false
+		}
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
 	} else {
 		idlePair()
@@ -205,6 +213,10 @@ func AtomicSwapUint32(addr *uint32, new uint32, site uint64) (old uint32) {
 func AtomicCompareAndSwapUint32(addr *uint32, old, new uint32, site uint64) (swapped bool) {
 	sv := syncRef{addr: addrOf(addr)}
 	if recording() {
+		if atomic.LoadUint32(addr) != old {
+			atomicCASFailed(addrOf(addr), unsafe.Sizeof(*addr), site)
+			return false
+		}
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
 	} else {
 		idlePair()
@@ -287,6 +299,10 @@ func AtomicSwapUint64(addr *uint64, new uint64, site uint64) (old uint64) {
 func AtomicCompareAndSwapUint64(addr *uint64, old, new uint64, site uint64) (swapped bool) {
 	sv := syncRef{addr: addrOf(addr)}
 	if recording() {
+		if atomic.LoadUint64(addr) != old {
+			atomicCASFailed(addrOf(addr), unsafe.Sizeof(*addr), site)
+			return false
+		}
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
 	} else {
 		idlePair()
@@ -369,6 +385,10 @@ func AtomicSwapUintptr(addr *uintptr, new uintptr, site uint64) (old uintptr) {
 func AtomicCompareAndSwapUintptr(addr *uintptr, old, new uintptr, site uint64) (swapped bool) {
 	sv := syncRef{addr: addrOf(addr)}
 	if recording() {
+		if atomic.LoadUintptr(addr) != old {
+			atomicCASFailed(addrOf(addr), unsafe.Sizeof(*addr), site)
+			return false
+		}
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
 	} else {
 		idlePair()
@@ -451,6 +471,10 @@ func AtomicSwapPointer(addr *unsafe.Pointer, new unsafe.Pointer, site uint64) (o
 func AtomicCompareAndSwapPointer(addr *unsafe.Pointer, old, new unsafe.Pointer, site uint64) (swapped bool) {
 	sv := syncRef{addr: addrOf(addr)}
 	if recording() {
+		if atomic.LoadPointer(addr) != old {
+			atomicCASFailed(addrOf(addr), unsafe.Sizeof(*addr), site)
+			return false
+		}
 		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
 	} else {
 		idlePair()
@@ -494,6 +518,10 @@ func AtomicInt32Swap(x *atomic.Int32, new int32, site uint64) (old int32) {
 func AtomicInt32CompareAndSwap(x *atomic.Int32, old, new int32, site uint64) (swapped bool) {
 	sv := syncRef{addr: addrOf(x)}
 	if recording() {
+		if x.Load() != old {
+			atomicCASFailed(addrOf(x), unsafe.Sizeof(*x), site)
+			return false
+		}
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
@@ -576,6 +604,10 @@ func AtomicInt64Swap(x *atomic.Int64, new int64, site uint64) (old int64) {
 func AtomicInt64CompareAndSwap(x *atomic.Int64, old, new int64, site uint64) (swapped bool) {
 	sv := syncRef{addr: addrOf(x)}
 	if recording() {
+		if x.Load() != old {
+			atomicCASFailed(addrOf(x), unsafe.Sizeof(*x), site)
+			return false
+		}
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
@@ -658,6 +690,10 @@ func AtomicUint32Swap(x *atomic.Uint32, new uint32, site uint64) (old uint32) {
 func AtomicUint32CompareAndSwap(x *atomic.Uint32, old, new uint32, site uint64) (swapped bool) {
 	sv := syncRef{addr: addrOf(x)}
 	if recording() {
+		if x.Load() != old {
+			atomicCASFailed(addrOf(x), unsafe.Sizeof(*x), site)
+			return false
+		}
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
@@ -740,6 +776,10 @@ func AtomicUint64Swap(x *atomic.Uint64, new uint64, site uint64) (old uint64) {
 func AtomicUint64CompareAndSwap(x *atomic.Uint64, old, new uint64, site uint64) (swapped bool) {
 	sv := syncRef{addr: addrOf(x)}
 	if recording() {
+		if x.Load() != old {
+			atomicCASFailed(addrOf(x), unsafe.Sizeof(*x), site)
+			return false
+		}
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
@@ -822,6 +862,10 @@ func AtomicUintptrSwap(x *atomic.Uintptr, new uintptr, site uint64) (old uintptr
 func AtomicUintptrCompareAndSwap(x *atomic.Uintptr, old, new uintptr, site uint64) (swapped bool) {
 	sv := syncRef{addr: addrOf(x)}
 	if recording() {
+		if x.Load() != old {
+			atomicCASFailed(addrOf(x), unsafe.Sizeof(*x), site)
+			return false
+		}
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
@@ -904,6 +948,10 @@ func AtomicBoolSwap(x *atomic.Bool, new bool, site uint64) (old bool) {
 func AtomicBoolCompareAndSwap(x *atomic.Bool, old, new bool, site uint64) (swapped bool) {
 	sv := syncRef{addr: addrOf(x)}
 	if recording() {
+		if x.Load() != old {
+			atomicCASFailed(addrOf(x), unsafe.Sizeof(*x), site)
+			return false
+		}
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
@@ -947,6 +995,10 @@ func AtomicPointerSwap[T any](x *atomic.Pointer[T], new *T, site uint64) (old *T
 func AtomicPointerCompareAndSwap[T any](x *atomic.Pointer[T], old, new *T, site uint64) (swapped bool) {
 	sv := syncRef{addr: addrOf(x)}
 	if recording() {
+		if x.Load() != old {
+			atomicCASFailed(addrOf(x), unsafe.Sizeof(*x), site)
+			return false
+		}
 		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()

@@ -182,6 +182,25 @@ func edges() []edge {
 			v := new(uint32)
 			return func() { rt.AtomicCompareAndSwapUint32(v, 0, 1, 0) }, func() { rt.AtomicLoadUint32(v, 0) }
 		}},
+		{name: "atomic/failed-CAS-Load", notOrdering: true, setup: func() (func(), func()) {
+			// A compare-and-swap that fails releases nothing, as
+			// under go build -race: it is a load.
+			v := new(uint32)
+			return func() {
+				if rt.AtomicCompareAndSwapUint32(v, 1, 2, 0) {
+					panic("CompareAndSwap(1, 2) succeeded on 0")
+				}
+			}, func() { rt.AtomicLoadUint32(v, 0) }
+		}},
+		{name: "atomic/failed-Pointer.CAS-CAS", notOrdering: true, setup: func() (func(), func()) {
+			p := new(atomic.Pointer[int])
+			one, two := new(int), new(int)
+			return func() {
+				if rt.AtomicPointerCompareAndSwap(p, one, two, 0) {
+					panic("CompareAndSwap(one, two) succeeded on nil")
+				}
+			}, func() { rt.AtomicPointerCompareAndSwap(p, nil, one, 0) }
+		}},
 		{name: "atomic/Load-Load", notOrdering: true, setup: func() (func(), func()) {
 			v := new(int64)
 			return func() { rt.AtomicLoadInt64(v, 0) }, func() { rt.AtomicLoadInt64(v, 0) }

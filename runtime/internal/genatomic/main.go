@@ -1,7 +1,9 @@
 // Command genatomic writes atomic_gen.go: one wrapper in package runtime
 // for every function and method of sync/atomic, each running the atomic
 // operation between the detector's release (for stores and
-// read-modify-writes) and acquire (for loads and read-modify-writes).
+// read-modify-writes) and acquire (for loads and read-modify-writes). A
+// compare-and-swap first loads the value, and fails there without a
+// release if it differs from the one to compare with (atomicCASFailed).
 //
 // Every wrapper takes the access's site last, like the access hooks.
 //
@@ -172,7 +174,13 @@ func writeFunc(b *bytes.Buffer, name, _ string, params, results, addr, call stri
 	fmt.Fprintf(b, "\tsv := syncRef{addr: %s}\n", addr)
 	// A load or read-modify-write that finds the gate closed counts
 	// both its halves for the pacer at once (idlePair).
-	fmt.Fprintf(b, "\tif recording() {\n\t\tsv = %s\n\t} else {\n\t\tidlePair()\n\t}\n", pre)
+	fmt.Fprintf(b, "\tif recording() {\n")
+	if load := casLoad(what, p); load != "" {
+		// A compare-and-swap that a load shows would fail fails at
+		// that load, with a failed CAS's ordering (atomicCASFailed).
+		fmt.Fprintf(b, "\t\tif %s != old {\n\t\t\tatomicCASFailed(%s, unsafe.Sizeof(*%s), site)\n\t\t\treturn false\n\t\t}\n", load, addr, p)
+	}
+	fmt.Fprintf(b, "\t\tsv = %s\n\t} else {\n\t\tidlePair()\n\t}\n", pre)
 	switch {
 	case results != "":
 		fmt.Fprintf(b, "\tr := %s\n\tatomicPost(sv)\n\treturn r\n", call)
@@ -180,6 +188,25 @@ func writeFunc(b *bytes.Buffer, name, _ string, params, results, addr, call stri
 		fmt.Fprintf(b, "\t%s\n\tatomicPost(sv)\n", call)
 	}
 	b.WriteString("}\n\n")
+}
+
+// casLoad returns the atomic load of the operand p that a wrapper of
+// what, a compare-and-swap, compares with old before it tries the swap,
+// or "" if what is not a compare-and-swap or is atomic.Value's, whose
+// comparison of interfaces can panic and so is left to the operation.
+func casLoad(what, p string) string {
+	name, ok := strings.CutSuffix(what, "CompareAndSwap")
+	if !ok {
+		fn, ok := strings.CutPrefix(what, "atomic.CompareAndSwap")
+		if !ok {
+			return ""
+		}
+		return "atomic.Load" + fn + "(" + p + ")"
+	}
+	if strings.Contains(name, "Value") {
+		return ""
+	}
+	return p + ".Load()"
 }
 
 // loadSize returns the size of the value a load of what reads, 4 or 8,
