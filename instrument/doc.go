@@ -20,15 +20,18 @@
 // sync/atomic types (also when promoted through embedding, used as method
 // values or method expressions, or called through a sync.Locker), the
 // functions of sync/atomic, channel operations, select, range over a
-// channel and go statements are rewritten to the runtime's wrappers. Test
-// functions get per-test race accounting and func main reports the exit
-// status of a racy program. Each statement of the output carries a
+// channel and go statements are rewritten to the runtime's wrappers, and
+// the standard library's internal/race annotations to the runtime's
+// hooks of the same meaning, so that package testing fails a test during
+// which a race was reported, as under -race. os.Exit and the return of
+// func main give a racy program its exit status. Each statement of the output carries a
 // /*line*/ comment naming its position in the original file, so panics,
 // stack traces and race reports point at the user's source.
 //
 // Loops that only compute run without hooks while the detector is idle
 // (version.go). When it is not, a range over a slice whose body reads
 // every element (wholerange.go) and a counted loop whose accesses are all
-// to consecutive elements of unchanging containers (hoist.go) record
-// their accesses with one range hook per container before the loop.
+// to consecutive elements of unchanging containers (hoist_eligible.go
+// decides, hoist_emit.go writes) record their accesses with one range
+// hook per container before the loop.
 package instrument

@@ -181,7 +181,7 @@ type fileRewriter struct {
 	// which runs later than the statement and is not bracketed for I/O.
 	ioDirect *ast.CallExpr
 	// outer holds the loops that only compute whose instrumented copy is
-	// being rewritten, innermost last (see hoist.go).
+	// being rewritten, innermost last (see hoist_eligible.go and hoist_emit.go).
 	outer []*outerLoop
 }
 

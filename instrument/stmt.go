@@ -177,7 +177,7 @@ func (fr *fileRewriter) stmt1(s dst.Stmt) []dst.Stmt {
 		var counted *countedLoop
 		var outer *outerLoop
 		if plain != nil {
-			counted = fr.countedLoop(s) // see hoist.go
+			counted = fr.countedLoop(s) // see hoist_emit.go
 			outer = fr.pushOuter(s)
 		}
 		pre, core := fr.compound(s)

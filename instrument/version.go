@@ -152,7 +152,7 @@ func preorder(n dst.Node) []dst.Node {
 // versioned returns the statement that runs plain while the detector is
 // idle and rewritten otherwise, or rewritten itself if its rewrite calls
 // anything but access hooks, or nothing. If counted is not nil, the loop
-// runs with hooks hoisted before it when it can (see hoist.go).
+// runs with hooks hoisted before it when it can (see hoist_eligible.go and hoist_emit.go).
 func (fr *fileRewriter) versioned(plain, rewritten dst.Stmt, counted *countedLoop) dst.Stmt {
 	only, hooks := true, 0
 	dst.Inspect(rewritten, func(n dst.Node) bool {

@@ -35,9 +35,16 @@
 //     while the detector has nothing to do;
 //   - acquire and release: ChanPreSend, ChanPreRecv and ChanPreClose, and
 //     the Chan they return (PostSend, PostRecv), for any object that one
-//     goroutine releases into and another acquires from; IORelease and
+//     goroutine releases into and another acquires from; Acquire,
+//     Release and ReleaseMerge, and ReadPC and WritePC, which the
+//     standard library's internal/race annotations become; IORelease and
 //     IOAcquire for the one object that stands for all C code (cgo
 //     calls);
+//   - callbacks that the Go runtime starts on goroutines of its own:
+//     TimerArm and TimerFunc (time.AfterFunc), Finalizer and
+//     FinalizerResult (runtime.SetFinalizer) and Cleanup
+//     (runtime.AddCleanup), which order the callback after the code
+//     that armed it;
 //   - goroutines: GoFork, GoStart and GoEnd;
 //   - sites: RegisterSites, which gives the site numbers passed to the
 //     other hooks their positions;
@@ -58,7 +65,7 @@
 //     WaitGroup, Once, Cond, Map and Pool functions, OnceFunc, OnceValue and
 //     OnceValues;
 //   - package sync/atomic: the Atomic functions (atomic_gen.go);
-//   - the results of input and output calls: IO1, IO2 and IO3.
+//   - the results of cgo calls: IO1, IO2 and IO3.
 //
 // Timers have no wrappers here: the instrumenter declares them in the
 // rewritten package itself (instrument/timers.go), because the detector

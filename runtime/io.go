@@ -35,20 +35,21 @@ func ioRelease() { ioSync.releaseMerge(syncer()) }
 //go:noinline
 func ioAcquire() { ioSync.acquire(syncer()) }
 
-// IO1 returns v after IOAcquire: it wraps an I/O call with one result.
+// IO1 returns v after IOAcquire: it wraps a cgo call with one result.
 func IO1[T any](v T) T {
 	IOAcquire()
 	return v
 }
 
-// IO2 returns a and b after IOAcquire: it wraps an I/O call with two
-// results, as in IO2(os.Open(name)).
+// IO2 returns a and b after IOAcquire: it wraps a cgo call with two
+// results, as in IO2(C.f(x)), which gives errno as its second result.
 func IO2[A, B any](a A, b B) (A, B) {
 	IOAcquire()
 	return a, b
 }
 
-// IO3 returns a, b and c after IOAcquire.
+// IO3 returns a, b and c after IOAcquire: it wraps a cgo call with
+// three results.
 func IO3[A, B, C any](a A, b B, c C) (A, B, C) {
 	IOAcquire()
 	return a, b, c

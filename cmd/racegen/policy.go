@@ -18,10 +18,11 @@ import (
 //   - the detector runtime and everything it imports (its closure): an
 //     instrumented package imports the runtime, so instrumenting one of
 //     the runtime's own dependencies would make an import cycle. The
-//     runtime is kept to runtime, sync, sync/atomic and unsafe (and what
-//     they pull in) so that this costs nothing a program can race on:
-//     the operations of sync and sync/atomic are modelled wherever they
-//     are called, like channel operations;
+//     runtime is kept to runtime, sync, sync/atomic, unsafe, math,
+//     math/bits, runtime/metrics and weak (and what they pull in; see
+//     the runtime's closure_test.go) so that this costs next to nothing a
+//     program can race on: the operations of sync and sync/atomic are
+//     modelled wherever they are called, like channel operations;
 //   - the Go runtime's own packages, which go build -race leaves alone
 //     too (cmd/internal/objabi's runtimePkgs);
 //   - functions marked //go:norace (see the instrumenter).

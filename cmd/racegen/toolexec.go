@@ -21,9 +21,11 @@ import (
 //	go build -toolexec='racegen [flags] toolexec' ./cmd/app
 //
 // The go command runs "racegen [flags] toolexec TOOL ARGS..." for every
-// tool it would run as "TOOL ARGS...". Compiles of the main module's
-// packages get their files rewritten, and their importcfg, like the
-// link's, gets the detector runtime; everything else runs as it is. The
+// tool it would run as "TOOL ARGS...". Each compile asks policy.go's
+// scopeOf what to do with its package: the packages it instruments get
+// their files rewritten, and their importcfg, like the link's, gets the
+// detector runtime; the other compiles, and every other tool, run as
+// they are. The
 // tool's answer to -V=full, which the go command folds into the key of
 // everything it caches, names racegen and its flags, so that no archive
 // built without racegen, or with other flags, is taken from the cache.
