@@ -114,7 +114,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&cfg.verbose, "v", false, "report what was instrumented")
 	fs.BoolVar(&version, "version", false, "print racegen's version and exit")
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "%s\nflags:\n", strings.TrimSuffix(usage, "\nRun 'racegen help' for the flags; docs/usage.md has the rest.\n"))
+		fmt.Fprintf(fs.Output(), "%s\nflags:\n", strings.TrimSuffix(usage, "\nRun 'racegen help' for the flags; docs/usage.md has the rest.\n"))
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
