@@ -210,6 +210,7 @@ var (
 	_ = newHook(hook{name: "TimerArm", tparams: 1, params: justPtr})
 	_ = newHook(hook{name: "TimerFunc", tparams: 1, params: []kind{pointerKind, funcKind}, results: justFunc})
 	_ = newHook(hook{name: "ChanPreClose", params: []kind{uintptrKind, siteKind}})
+	_ = newHook(hook{name: "AcquireAll"})
 )
 
 // Calls into C (cgo.go).

@@ -33,6 +33,11 @@ import (
 //	}(t, dst, src)
 //
 // which evaluates the arguments as the call did.
+//
+// The same device orders the callers of internal/synctest's Run and Wait
+// (called by testing/synctest) after the goroutines of the bubble, which
+// the Go runtime does under go build -race (runtime/synctest.go): each
+// call is followed by AcquireAll.
 
 // runtimeFuncModels are the models, by "importpath.name", as the body of
 // the function literal: %[1]s is the call of the function with the
@@ -67,6 +72,8 @@ var runtimeFuncModels = map[string]string{
 		h.PostRecv()
 	}
 	return selected, received`,
+	"internal/synctest.Run":  `%[1]s; %[2]sAcquireAll()`,
+	"internal/synctest.Wait": `%[1]s; %[2]sAcquireAll()`,
 }
 
 const (
@@ -81,12 +88,20 @@ const (
 // calls a function of runtimeFuncModels, and returns nil otherwise.
 func (fr *fileRewriter) runtimeFunc(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 	fn, ok := fr.calleeObj(a.Fun).(*types.Func)
-	if !ok || fn.Pkg() != fr.pkg || a.Ellipsis.IsValid() {
+	if !ok || fn.Pkg() == nil || a.Ellipsis.IsValid() {
 		return nil
 	}
 	model, ok := runtimeFuncModels[fn.Pkg().Path()+"."+fn.Name()]
 	if !ok {
 		return nil
+	}
+	name := fn.Name()
+	if fn.Pkg() != fr.pkg {
+		q, found := fr.importNames()[fn.Pkg().Path()]
+		if !found || q == "." || q == "_" {
+			return nil
+		}
+		name = q + "." + name
 	}
 	sig := fn.Type().(*types.Signature)
 	var params, args []string
@@ -106,7 +121,7 @@ func (fr *fileRewriter) runtimeFunc(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 		}
 		results = append(results, t)
 	}
-	call := fmt.Sprintf("%s(%s)", fn.Name(), strings.Join(args, ", "))
+	call := fmt.Sprintf("%s(%s)", name, strings.Join(args, ", "))
 	body := fmt.Sprintf(model, call, fr.rtName+".", fmt.Sprintf("%#x", fr.newSite(a, false)))
 	src := fmt.Sprintf("func(%s) (%s) {\n\t%s\n}", strings.Join(params, ", "), strings.Join(results, ", "), body)
 	e, err := parser.ParseExpr(src)

@@ -371,23 +371,7 @@ func lazyContext(gp uintptr, goid int64, cleanup bool) *thread {
 	}
 	t.createdBy = creatorText()
 	t.cleanup = cleanup
-	vc := &vclock{}
-	if tab := slots.tab.Load(); tab != nil {
-		vc.c = make([]uint64, len(*tab))
-		for i := range *tab {
-			if u := (*tab)[i].Load(); u != nil && !(cleanup && u.cleanup) {
-				vc.c[i] = u.epoch().clock()
-			}
-		}
-	}
-	// The table has room for more slots than were ever used; trim the
-	// zero tail, which every go statement of t would otherwise copy.
-	n := len(vc.c)
-	for n > 0 && vc.c[n-1] == 0 {
-		n--
-	}
-	vc.c = vc.c[:n]
-	t.vc = vc
+	t.vc = everyClock(cleanup)
 	t.ep.Add(1 << tidBits) // start past everything just joined (slot 0 may be shared)
 	t.changed()
 	publish(t)
@@ -395,6 +379,31 @@ func lazyContext(gp uintptr, goid int64, cleanup bool) *thread {
 		gtab.store(gp, t)
 	}
 	return t
+}
+
+// everyClock returns a new vclock holding every slot's current clock:
+// that of the goroutine that holds the slot, or of the last one that
+// held it, whose clock the next holder continues. With exceptCleanups it
+// leaves out the slots of cleanup contexts (see Cleanup).
+func everyClock(exceptCleanups bool) *vclock {
+	vc := &vclock{}
+	if tab := slots.tab.Load(); tab != nil {
+		vc.c = make([]uint64, len(*tab))
+		for i := range *tab {
+			if u := (*tab)[i].Load(); u != nil && !(exceptCleanups && u.cleanup) {
+				vc.c[i] = u.epoch().clock()
+			}
+		}
+	}
+	// The table has room for more slots than were ever used; trim the
+	// zero tail, which every go statement of a thread holding vc would
+	// otherwise copy.
+	n := len(vc.c)
+	for n > 0 && vc.c[n-1] == 0 {
+		n--
+	}
+	vc.c = vc.c[:n]
+	return vc
 }
 
 // currentSlow identifies goroutines by id parsed from runtime.Stack on
