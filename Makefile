@@ -42,7 +42,9 @@ check-generated:
 # bench is the cost harness: every workload (bench/workloads and real
 # modules from the proxy) uninstrumented, under go test -race and under
 # racegen at several rates, interleaved; writes docs/bench.md and its plots.
-# Takes about 30-40 minutes; BENCHFLAGS="-reps 1 -workloads msort" is quick.
+# BENCHFLAGS="-modes dynamic -rates 0,0.01,1" took 42 minutes, 15 of them
+# building; every mode takes longer. BENCHFLAGS="-reps 1 -workloads msort"
+# is quick.
 bench:
 	$(GO) run ./bench/driver $(BENCHFLAGS)
 
