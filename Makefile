@@ -42,7 +42,7 @@ check-generated:
 # bench is the cost harness: every workload (bench/workloads and real
 # modules from the proxy) uninstrumented, under go test -race and under
 # racegen at several rates, interleaved; writes docs/bench.md and its plots.
-# BENCHFLAGS="-modes dynamic -rates 0,0.01,1" took 42 minutes, 15 of them
+# BENCHFLAGS="-modes dynamic -rates 0,0.01,1" took 42 minutes, 21 of them
 # building; every mode takes longer. BENCHFLAGS="-reps 1 -workloads msort"
 # is quick.
 bench:
