@@ -50,25 +50,26 @@ func atomicPre(addr, size uintptr, kind int, site uint64) syncRef {
 // inliner's budget, where atomicLoaded's three would not.
 //
 //go:noinline
-func atomicLoaded4(p unsafe.Pointer, site uint64) { atomicLoaded(uintptr(p), 4, site) }
+func atomicLoaded4(p unsafe.Pointer, site uint64) { atomicLoaded(uintptr(p), 4, site, opAtomic) }
 
 //go:noinline
-func atomicLoaded8(p unsafe.Pointer, site uint64) { atomicLoaded(uintptr(p), 8, site) }
+func atomicLoaded8(p unsafe.Pointer, site uint64) { atomicLoaded(uintptr(p), 8, site, opAtomic) }
 
 // atomicLoaded is called after an atomic load of the size bytes at addr,
-// when syncHot: it records the load as an atomic access and acquires.
-// Nothing is needed before a load, and the gate is tested after it, so
-// an acquire made while the gate is open is recorded even if the gate
-// opened during the load (see syncRef.object). The wrapper is the load,
-// that test and the call, and it inlines into the caller.
-func atomicLoaded(addr, size uintptr, site uint64) {
+// when syncHot: it records the load as an access of kind o (opAtomic, or
+// opAtomic|opWrite for a failed compare-and-swap, see atomicCASFailed)
+// and acquires. Nothing is needed before a load, and the gate is tested
+// after it, so an acquire made while the gate is open is recorded even if
+// the gate opened during the load (see syncRef.object). The wrapper is the
+// load, that test and the call, and it inlines into the caller.
+func atomicLoaded(addr, size uintptr, site uint64, o op) {
 	if staticSync {
 		if t := current(); t != nil {
 			t.onSync()
 		}
 		return
 	}
-	access(addr, size, site, opAtomic)
+	access(addr, size, site, o)
 	if t := syncer(); t != nil {
 		lookupSync(t, addr).acquire(t)
 	}
@@ -89,16 +90,7 @@ func atomicLoaded(addr, size uintptr, site uint64) {
 //
 //go:noinline
 func atomicCASFailed(addr, size uintptr, site uint64) {
-	if staticSync {
-		if t := current(); t != nil {
-			t.onSync()
-		}
-		return
-	}
-	access(addr, size, site, opAtomic|opWrite)
-	if t := syncer(); t != nil {
-		lookupSync(t, addr).acquire(t)
-	}
+	atomicLoaded(addr, size, site, opAtomic|opWrite)
 }
 
 // atomicPost is called after a load or read-modify-write, which
