@@ -91,7 +91,7 @@ func accessGated(addr, size uintptr, site uint64, o op, obj *syncVar) {
 			if filterBucket(addr).Load() == 0 {
 				return
 			}
-			if p := shadow.peek(addr); p == nil || p.n.Load() == 0 || p.loadSlot(addr) == nil {
+			if p := shadow.peek(addr); p == nil || p.n.Load() == 0 || !p.present(addr) {
 				return
 			}
 		} else if !shadow.hasHistory(addr, size) {
@@ -213,20 +213,18 @@ func granuleMask(a, lo, hi uintptr) uint8 {
 // a lies in p, and the caller holds a's line lock.
 func accessGranule(t *thread, p *page, a uintptr, mask uint8, site uint64, o op, sample bool, obj *syncVar) (cf conflict, found bool) {
 	write, atomic := o&opWrite != 0, o&opAtomic != 0
-	slot := p.slot(a)
-	c := *slot
+	var c *cell
 	gen := gcGen.Load()
-	if c == nil {
+	if !p.present(a) {
 		if !sample {
 			return // nothing recorded, nothing to record
 		}
-		c = &cell{gen: gen}
-		p.insert(slot, c)
-	} else if c.expired(gen) {
+		c = p.insert(a, gen)
+	} else if c = p.cell(a); c.expired(gen) {
 		// A GC cycle completed since this history began: the granule
 		// may belong to a new object now, or, below rate 1, the
 		// history has had its time (boundedHistory).
-		*c = cell{gen: gen}
+		c.reset(gen)
 	}
 	if obj != nil && c.object() != obj {
 		c.setObject(obj)
@@ -258,7 +256,7 @@ func accessGranule(t *thread, p *page, a uintptr, mask uint8, site uint64, o op,
 		}
 	}
 	if !sample && c.empty() {
-		p.remove(slot)
+		p.remove(a)
 	}
 	return cf, found
 }

@@ -5,11 +5,13 @@ package runtime
 // the granule's bytes it covers, so that neighbouring byte-sized fields
 // accessed by different goroutines do not look like one location.
 //
-// A cell is 48 bytes, one size class, because at full rate there is one
-// for every granule a program touches: the common history (one last
-// write, one last read) is kept inline, and the rare parts (a read set,
-// writes of other bytes, a synchronization object) in an extension made
-// when one is first needed and dropped when it empties.
+// Cells are stored in place, a page of them for each 4 KiB of memory
+// (shadow.go), outside the Go heap where the system allows: so a cell
+// holds no Go pointer. The common history (one last write, one last read)
+// is kept inline, in 40 bytes, and the rare parts (a read set, writes of
+// other bytes, a synchronization object) in an extension, found by the
+// cell's address in a side table (cellext.go), made when one is first
+// needed and dropped when it empties.
 type cell struct {
 	w     epoch // last write, 0 if none
 	r     epoch // last read when there is at most one, 0 if none
@@ -19,7 +21,6 @@ type cell struct {
 	wmask uint8  // bytes covered by w
 	rmask uint8  // bytes covered by r
 	flags cellFlags
-	x     *cellExt
 }
 
 type cellFlags uint8
@@ -31,6 +32,9 @@ const (
 	// operations, which never race with each other.
 	cellWAtomic
 	cellRAtomic
+	// cellExtended reports that the cell has an extension in the side
+	// table.
+	cellExtended
 )
 
 // A cellExt holds the parts of a history that few granules have.
@@ -71,63 +75,79 @@ func (c *cell) setFlag(f cellFlags, on bool) {
 
 // readSet returns the read set, or nil when there is at most one read.
 func (c *cell) readSet() []entry {
-	if c.x == nil {
+	if c.flags&cellExtended == 0 {
 		return nil
 	}
-	return c.x.rs
+	return extOf(c).rs
 }
 
 // extraWrites returns the writes of bytes that w does not cover.
 func (c *cell) extraWrites() []entry {
-	if c.x == nil {
+	if c.flags&cellExtended == 0 {
 		return nil
 	}
-	return c.x.wx
+	return extOf(c).wx
 }
 
 // object returns the synchronization object whose history this is, or nil.
 func (c *cell) object() *syncVar {
-	if c.x == nil {
+	if c.flags&cellExtended == 0 {
 		return nil
 	}
-	return c.x.obj
+	return extOf(c).obj
 }
 
 // ext returns the cell's extension, making it if need be.
 func (c *cell) ext() *cellExt {
-	if c.x == nil {
-		c.x = new(cellExt)
+	if c.flags&cellExtended == 0 {
+		c.flags |= cellExtended
+		return newExt(c)
 	}
-	return c.x
+	return extOf(c)
 }
 
 // setReadSet, setExtraWrites and setObject store into the extension,
 // dropping it when it is left empty.
 func (c *cell) setReadSet(rs []entry) {
-	if rs != nil || c.x != nil {
+	if rs != nil || c.flags&cellExtended != 0 {
 		c.ext().rs = rs
 		c.trim()
 	}
 }
 
 func (c *cell) setExtraWrites(wx []entry) {
-	if wx != nil || c.x != nil {
+	if wx != nil || c.flags&cellExtended != 0 {
 		c.ext().wx = wx
 		c.trim()
 	}
 }
 
 func (c *cell) setObject(sv *syncVar) {
-	if sv != nil || c.x != nil {
+	if sv != nil || c.flags&cellExtended != 0 {
 		c.ext().obj = sv
 		c.trim()
 	}
 }
 
 func (c *cell) trim() {
-	if x := c.x; x.rs == nil && x.wx == nil && x.obj == nil {
-		c.x = nil
+	if x := extOf(c); x.rs == nil && x.wx == nil && x.obj == nil {
+		c.drop()
 	}
+}
+
+// drop deletes the cell's extension, if it has one.
+func (c *cell) drop() {
+	if c.flags&cellExtended != 0 {
+		c.flags &^= cellExtended
+		dropExt(c)
+	}
+}
+
+// reset replaces the cell's history by an empty one begun at GC count
+// gen.
+func (c *cell) reset(gen uint32) {
+	c.drop()
+	*c = cell{gen: gen}
 }
 
 // owned reports whether the granule's history certainly belongs to the

@@ -5,12 +5,16 @@ import (
 	"unsafe"
 )
 
-// TestCellSize guards the cell's size class: at full rate there is a cell
-// for every granule a program touches, and 48 bytes is what keeps the
-// shadow at about six times the memory it describes.
+// TestCellSize guards the cell's size: a page of memory that instrumented
+// code touched has a cell for each of its granules, and 40 bytes is what
+// keeps the shadow at five times the memory it describes. A page's cells
+// fill whole system pages, which the kernel backs one at a time.
 func TestCellSize(t *testing.T) {
-	if got := unsafe.Sizeof(cell{}); got != 48 {
-		t.Errorf("unsafe.Sizeof(cell{}) = %d, want 48", got)
+	if got := unsafe.Sizeof(cell{}); got != 40 {
+		t.Errorf("unsafe.Sizeof(cell{}) = %d, want 40", got)
+	}
+	if got := unsafe.Sizeof([pageLen]cell{}); got%4096 != 0 {
+		t.Errorf("a page's cells take %d bytes, not a multiple of 4096", got)
 	}
 }
 
@@ -66,10 +70,15 @@ func TestCellExtension(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var c cell
+			n := extCount()
 			tt.do(&c)
-			if got := c.x != nil; got != tt.wantExt {
+			if got := c.flags&cellExtended != 0; got != tt.wantExt {
 				t.Errorf("extension present = %v, want %v (cell %+v)", got, tt.wantExt, c)
 			}
+			if got, want := extCount()-n, map[bool]int{false: 0, true: 1}[tt.wantExt]; got != want {
+				t.Errorf("the side table grew by %d extensions, want %d", got, want)
+			}
+			c.reset(0)
 		})
 	}
 }

@@ -61,8 +61,8 @@ func CellGen(addr uintptr) (uint32, bool) {
 	mu := lineLock(addr)
 	mu.Lock()
 	defer mu.Unlock()
-	if c := *p.slot(addr &^ 7); c != nil {
-		return c.gen, true
+	if a := addr &^ 7; p.present(a) {
+		return p.cell(a).gen, true
 	}
 	return 0, false
 }

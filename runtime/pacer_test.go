@@ -65,7 +65,7 @@ func cellsAt(a uintptr) bool {
 	if p == nil {
 		return false
 	}
-	return p.loadSlot(a) != nil
+	return p.present(a)
 }
 
 func TestPacerRules(t *testing.T) {

@@ -16,3 +16,13 @@ func newRegionTable() []uintptr {
 	}
 	return unsafe.Slice((*uintptr)(unsafe.Pointer(&mem[0])), n)
 }
+
+// mapCells returns n bytes of zeroed memory outside the Go heap for cell
+// arrays (cellarena.go), or nil if the system refuses it.
+func mapCells(n uintptr) unsafe.Pointer {
+	mem, err := sysMmap(-1, n, protRead|protWrite, mapPrivate|mapAnon|mapNoReserve)
+	if err != nil {
+		return nil
+	}
+	return unsafe.Pointer(&mem[0])
+}

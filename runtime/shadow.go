@@ -9,25 +9,31 @@ import (
 // The shadow is the access history of memory: a cell (cell.go) for each
 // 8-byte granule that instrumented code has accessed.
 //
-// Cells are found through a page table indexed by address, so that a
-// lookup is three dependent loads instead of a hash table probe: a
-// region table for each 64 MiB of the address space, holding a page of
-// cell pointers for each 4 KiB that instrumented code has touched. The
-// region table is one array of uintptrs, which the garbage collector does
-// not scan and the kernel backs with memory only where it is written;
-// regions and pages are ordinary heap objects, kept alive by the lists
-// below. Addresses beyond 48 bits have no history.
+// Cells are found through a page table indexed by address: a region
+// table for each 64 MiB of the address space, holding a page for each
+// 4 KiB that instrumented code has touched. A page is a small header in
+// the Go heap (a count, a bitmap of the granules that have history) and
+// an array of 512 cells stored in place, found by indexing: no cell is
+// allocated, there is no pointer to follow from the page to a cell, and
+// the cells hold no pointers, so the garbage collector neither allocates
+// nor scans them. On Linux the cell arrays are carved out of anonymous
+// mappings (cellarena.go), outside the Go heap and the heap size that
+// paces its collections, and backed by the kernel only where written.
+// The region table is one array of uintptrs, likewise mapped, which the
+// collector does not scan; regions and page headers are ordinary heap
+// objects, kept alive by the lists below. Addresses beyond 48 bits have
+// no history.
 //
-// A cell's contents and its slot are guarded by the lock of its 64-byte
-// line, one of lineLockCount chosen by hashing the line; regions and
-// pages are created under the table's lock, published with atomic stores
-// and never freed. A lock per line keeps it in the cache of the core
-// working through that memory for eight granules in a row, and lets a
-// range access take it once per line; locks chosen per granule (the
-// first design) spread every goroutine's accesses over all the lock
-// lines, and one lock per page (the second) made goroutines that work on
-// neighbouring small objects wait for each other. Locks stored in the
-// page, one per line, did not measurably beat the hashed ones on msort.
+// A cell and its bit are guarded by the lock of its 64-byte line, one of
+// lineLockCount chosen by hashing the line; regions and pages are created
+// under the table's lock, published with atomic stores and never freed.
+// A lock per line keeps it in the cache of the core working through that
+// memory for eight granules in a row, and lets a range access take it
+// once per line; locks chosen per granule (the first design) spread every
+// goroutine's accesses over all the lock lines, and one lock per page
+// (the second) made goroutines that work on neighbouring small objects
+// wait for each other. Locks stored in the page, one per line, did not
+// measurably beat the hashed ones on msort.
 const (
 	addrBits   = 48
 	regionBits = 26
@@ -66,11 +72,14 @@ func (t *regionTable) slot(a uintptr) *atomic.Pointer[region] {
 	return (*atomic.Pointer[region])(unsafe.Pointer(&t[a>>regionBits%uintptr(len(t))]))
 }
 
-// A page holds the cell pointers of the granules of one 4 KiB page.
+// A page holds the cells of the granules of one 4 KiB page.
 type page struct {
-	n    atomic.Int32 // cells in the page
+	n    atomic.Int32 // granules with history in the page
 	base uintptr
-	c    [pageLen]*cell
+	// has holds a bit for each granule with history, set and cleared
+	// under the granule's line lock and read without it (hasHistory).
+	has [pageLen / 64]atomic.Uint64
+	c   *[pageLen]cell // in a cell arena; cells without history are zero
 }
 
 type shadowTable struct {
@@ -122,21 +131,22 @@ func (s *shadowTable) pageOf(a uintptr, make bool) *page {
 	ps := &r[a>>pageShift%regionLen]
 	p := ps.Load()
 	if p == nil {
-		p = &page{base: a &^ (pageBytes - 1)}
+		p = &page{base: a &^ (pageBytes - 1), c: newCells()}
 		s.all = append(s.all, p)
 		ps.Store(p)
 	}
 	return p
 }
 
-// slot returns the slot of granule a's cell, which must lie in p. The
-// caller holds a's line lock.
-func (p *page) slot(a uintptr) **cell { return &p.c[a>>3%pageLen] }
+// cell returns granule a's cell, which must lie in p. The caller holds
+// a's line lock.
+func (p *page) cell(a uintptr) *cell { return &p.c[a>>3%pageLen] }
 
-// loadSlot returns the cell of granule a, which must lie in p, without
-// its line's lock: see hasHistory.
-func (p *page) loadSlot(a uintptr) *cell {
-	return (*atomic.Pointer[cell])(unsafe.Pointer(p.slot(a))).Load()
+// present reports, without a lock, whether granule a, which must lie in
+// p, has history: see hasHistory.
+func (p *page) present(a uintptr) bool {
+	i := a >> 3 % pageLen
+	return p.has[i/64].Load()&(1<<(i%64)) != 0
 }
 
 // pages returns the pages made so far.
@@ -166,8 +176,8 @@ func (s *shadowTable) removeIf(drop func(*cell) bool) {
 			mu := lineLock(a)
 			mu.Lock()
 			for g := a; g < a+lineBytes; g += 8 {
-				if c := *p.slot(g); c != nil && drop(c) {
-					p.remove(p.slot(g))
+				if p.present(g) && drop(p.cell(g)) {
+					p.remove(g)
 				}
 			}
 			mu.Unlock()
@@ -180,10 +190,10 @@ func (s *shadowTable) removeIf(drop func(*cell) bool) {
 // without history needs no further work: this is Pacer's "sampling ||
 // metadata != null" test, for an address instead of an object header.
 //
-// Slots and counts are written with atomic stores under the line locks,
-// so a cell made by an access that happened before this one is seen; one
-// made concurrently may not be, as if the two accesses had been the other
-// way round.
+// Bits and counts are written with atomic operations under the line
+// locks, so history recorded by an access that happened before this one
+// is seen; history recorded concurrently may not be, as if the two
+// accesses had been the other way round.
 func (s *shadowTable) hasHistory(addr, size uintptr) bool {
 	end := addr + size
 	for a := addr &^ 7; a < end; {
@@ -199,12 +209,18 @@ func (s *shadowTable) hasHistory(addr, size uintptr) bool {
 }
 
 // hasCells reports, without a lock, whether a granule of [lo, hi), which
-// must lie in p, has a cell.
+// must lie in p, has history.
 func (p *page) hasCells(lo, hi uintptr) bool {
-	for g := lo &^ 7; g < hi; g += 8 {
-		if p.loadSlot(g) != nil {
+	// Granule indices i to j-1, 64 to a word of has.
+	i, j := lo>>3%pageLen, (hi-1)>>3%pageLen+1
+	for i < j {
+		w := i / 64
+		lim := min(j, (w+1)*64)
+		m := ^uint64(0) >> (64 - (lim - i)) << (i % 64)
+		if p.has[w].Load()&m != 0 {
 			return true
 		}
+		i = lim
 	}
 	return false
 }
@@ -226,8 +242,8 @@ var pageFilter [filterLen]atomic.Int32
 // filterBucket returns the count of the bucket of the page holding a.
 func filterBucket(a uintptr) *atomic.Int32 { return &pageFilter[a>>pageShift%filterLen] }
 
-// remove deletes the cell in slot, a slot of p whose line lock the caller
-// holds.
+// remove deletes the history of granule a of p, whose line lock the
+// caller holds.
 //
 // The page's count is changed by goroutines holding different line
 // locks, so only the transitions that atomic adds return are trusted: the
@@ -235,8 +251,10 @@ func filterBucket(a uintptr) *atomic.Int32 { return &pageFilter[a>>pageShift%fil
 // cell is stored, and the one that takes it from 1 to 0 closes it, after
 // the cell is gone. Those transitions alternate, so the gate counts the
 // page exactly once while it holds a cell.
-func (p *page) remove(slot **cell) {
-	(*atomic.Pointer[cell])(unsafe.Pointer(slot)).Store(nil)
+func (p *page) remove(a uintptr) {
+	p.cell(a).reset(0)
+	i := a >> 3 % pageLen
+	p.has[i/64].And(^(1 << (i % 64)))
 	if p.n.Add(-1) == 0 {
 		// After the last delete: see gate.
 		filterBucket(p.base).Add(-1)
@@ -244,15 +262,19 @@ func (p *page) remove(slot **cell) {
 	}
 }
 
-// insert puts the new cell c in slot, a slot of p whose line lock the
-// caller holds.
-func (p *page) insert(slot **cell, c *cell) {
+// insert gives granule a of p, whose line lock the caller holds, a
+// history that begins at GC count gen, and returns its cell.
+func (p *page) insert(a uintptr, gen uint32) *cell {
 	if p.n.Add(1) == 1 {
 		// Before the insert: see gate.
 		gateInc()
 		filterBucket(p.base).Add(1)
 	}
-	(*atomic.Pointer[cell])(unsafe.Pointer(slot)).Store(c)
+	c := p.cell(a)
+	c.reset(gen)
+	i := a >> 3 % pageLen
+	p.has[i/64].Or(1 << (i % 64))
+	return c
 }
 
 // cells returns the number of granules with history, for tests.

@@ -14,8 +14,8 @@ func TestPageTable(t *testing.T) {
 	if q := shadow.pageOf(a&^4095+4088, false); q != p {
 		t.Errorf("the last granule of the page has page %p, want %p", q, p)
 	}
-	if got, want := p.slot(a+7), &p.c[a>>3%pageLen]; got != want {
-		t.Errorf("slot(%#x) = %p, want %p", a+7, got, want)
+	if got, want := p.cell(a+7), &p.c[a>>3%pageLen]; got != want {
+		t.Errorf("cell(%#x) = %p, want %p", a+7, got, want)
 	}
 	const unused = 0x1000 // the second page of the address space is never mapped
 	if shadow.pageOf(unused, false) != nil {
