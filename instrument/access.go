@@ -209,7 +209,7 @@ func (fr *fileRewriter) hook(a ast.Expr, e dst.Expr, write bool) dst.Expr {
 	if h == nil {
 		return e
 	}
-	n := deref(fr.rtCall(h, fr.addr(e), siteLit(fr.newSite(a, global))))
+	n := deref(fr.accessHookCall(h, fr.addr(e), fr.newSite(a, global)))
 	moveDecs(n, e)
 	return n
 }

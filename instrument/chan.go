@@ -289,7 +289,7 @@ func (fr *fileRewriter) rangeStmt(s *dst.RangeStmt) (pre []dst.Stmt, core dst.St
 			}
 			key := s.Key.(*dst.Ident).Name
 			elem := &dst.IndexExpr{X: ident(tmp), Index: ident(key)}
-			read := exprStmt(fr.rtCall(h, addrOf(elem), siteLit(fr.newSite(a.X, false))))
+			read := exprStmt(fr.accessHookCall(h, addrOf(elem), fr.newSite(a.X, false)))
 			fr.blockStmt(s.Body)
 			s.Body.List = append([]dst.Stmt{fr.from(read, s)}, s.Body.List...)
 			return pre, s

@@ -121,6 +121,7 @@ func (rt *checkedRuntime) function(name string) (*types.Signature, error) {
 var kindNames = map[kind]string{
 	anyKind: "any type", siteKind: "uint64 (a site)", uintptrKind: "uintptr", pointerKind: "a pointer",
 	keyKind: "uint32 (a package key)", stringKind: "string", boolKind: "bool", intKind: "int", funcKind: "a function",
+	ctxKind: "*" + ctxType,
 }
 
 // hasKind reports whether a parameter or result of type t is of kind k.
@@ -147,6 +148,13 @@ func hasKind(t types.Type, k kind) bool {
 	case funcKind:
 		_, ok := t.Underlying().(*types.Signature)
 		return ok
+	case ctxKind:
+		p, ok := t.(*types.Pointer)
+		if !ok {
+			return false
+		}
+		n, ok := p.Elem().(*types.Named)
+		return ok && n.Obj().Name() == ctxType
 	}
 	return false
 }
@@ -204,6 +212,19 @@ func TestContractHooks(t *testing.T) {
 	}
 }
 
+// TestContractCtxType checks that the runtime declares the type that
+// instrumented functions declare their Ctx with.
+func TestContractCtxType(t *testing.T) {
+	rt := checkedRuntimeFor(t)
+	obj, ok := rt.pkg.Scope().Lookup(ctxType).(*types.TypeName)
+	if !ok || !obj.Exported() {
+		t.Fatalf("the runtime declares no exported type %s", ctxType)
+	}
+	if !hasKind(types.NewPointer(obj.Type()), ctxKind) {
+		t.Errorf("*%s is not of the kind R and W take", obj.Type())
+	}
+}
+
 // TestContractGoldenHooks checks, from the output's side, that the
 // rewriter calls no runtime function but the hooks of the table: every
 // racegenrt.F in the golden files is one.
@@ -219,7 +240,7 @@ func TestContractGoldenHooks(t *testing.T) {
 			return err
 		}
 		for _, m := range calls.FindAllStringSubmatch(string(src), -1) {
-			if hookTable[m[1]] == nil && !seen[m[1]] {
+			if hookTable[m[1]] == nil && m[1] != ctxType && !seen[m[1]] {
 				t.Errorf("%s calls racegenrt.%s, which hooks.go does not declare", name, m[1])
 			}
 			seen[m[1]] = true

@@ -39,6 +39,12 @@ type hook struct {
 
 func (h *hook) String() string { return h.name }
 
+// takesCtx reports whether h's last parameter is the calling function's
+// Ctx (ctx.go).
+func (h *hook) takesCtx() bool {
+	return len(h.params) > 0 && h.params[len(h.params)-1] == ctxKind
+}
+
 // accepts reports whether a call of h with args passes the parameters h
 // declares.
 func (h *hook) accepts(args []dst.Expr) bool {
@@ -104,7 +110,13 @@ const (
 	boolKind                // bool
 	intKind                 // int
 	funcKind                // a function
+	ctxKind                 // *Ctx: the calling function's Ctx (ctx.go), or nil
 )
+
+// ctxType is the runtime's type of an instrumented function's cache of
+// its goroutine's detector state, which R and W take (ctx.go). It is the
+// one runtime type the rewritten code names.
+const ctxType = "Ctx"
 
 // hookTable holds every hook by name.
 var hookTable = make(map[string]*hook)
@@ -121,6 +133,7 @@ func newHook(h hook) *hook {
 // Shorthands for the declarations below.
 var (
 	ptrSite     = []kind{pointerKind, siteKind}
+	ptrSiteCtx  = []kind{pointerKind, siteKind, ctxKind}
 	valueSite   = []kind{anyKind, siteKind}
 	justPtr     = []kind{pointerKind}
 	justAny     = []kind{anyKind}
@@ -133,8 +146,8 @@ var (
 // in static and collide modes a sampled site gets SR or SW, an unsampled
 // one CR or CW (sites.go). Maps, slices, append and copy have their own.
 var (
-	hookR            = newHook(hook{name: "R", tparams: 1, params: ptrSite, results: justPtr, access: true})
-	hookW            = newHook(hook{name: "W", tparams: 1, params: ptrSite, results: justPtr, access: true})
+	hookR            = newHook(hook{name: "R", tparams: 1, params: ptrSiteCtx, results: justPtr, access: true})
+	hookW            = newHook(hook{name: "W", tparams: 1, params: ptrSiteCtx, results: justPtr, access: true})
 	hookSR           = newHook(hook{name: "SR", tparams: 1, params: ptrSite, results: justPtr})
 	hookSW           = newHook(hook{name: "SW", tparams: 1, params: ptrSite, results: justPtr})
 	hookCR           = newHook(hook{name: "CR", tparams: 1, params: ptrSite, results: justPtr})

@@ -171,12 +171,15 @@ type fileRewriter struct {
 	names  map[string]bool // identifiers used in the file, to avoid when inventing names
 	rtName string          // the name the runtime is imported as
 	rtUsed bool
-	ntemp  int
-	fn     dst.Node               // innermost enclosing FuncDecl or FuncLit of the node being rewritten
-	main   bool                   // rewriting the body of func main of package main
-	origin map[dst.Node]token.Pos // position in the original of nodes the rewriter made
-	simple bool                   // rewriting a statement that must stay one simple statement
-	io     *ioState               // what the statement being rewritten needs for its I/O calls; nil outside statements
+	// ctxName is the name of the functions' Ctx (ctx.go), "" until an
+	// access needs one.
+	ctxName string
+	ntemp   int
+	fn      dst.Node               // innermost enclosing FuncDecl or FuncLit of the node being rewritten
+	main    bool                   // rewriting the body of func main of package main
+	origin  map[dst.Node]token.Pos // position in the original of nodes the rewriter made
+	simple  bool                   // rewriting a statement that must stay one simple statement
+	io      *ioState               // what the statement being rewritten needs for its I/O calls; nil outside statements
 	// ioDirect is the call of the go or defer statement being rewritten,
 	// which runs later than the statement and is not bracketed for I/O.
 	ioDirect *ast.CallExpr
@@ -211,6 +214,7 @@ func (p *pkgRewriter) rewriteFile(f *ast.File) (*fileRewriter, error) {
 // print renders the rewritten file, adding the runtime import if the file
 // uses it.
 func (fr *fileRewriter) print() ([]byte, error) {
+	fr.declareCtxs()
 	fr.blankUnusedImports()
 	if fr.rtUsed {
 		fr.addImport()

@@ -45,6 +45,13 @@ func (fr *fileRewriter) rt(h *hook) dst.Expr {
 	return &dst.SelectorExpr{X: dst.NewIdent(fr.rtName), Sel: dst.NewIdent(h.name)}
 }
 
+// rtType returns the expression racegenrt.T that names the runtime's
+// type T, one of the types hooks.go declares.
+func (fr *fileRewriter) rtType(name string) dst.Expr {
+	fr.rtUsed = true
+	return &dst.SelectorExpr{X: dst.NewIdent(fr.rtName), Sel: dst.NewIdent(name)}
+}
+
 // rtCall returns the call racegenrt.H(args...) of the hook h. Calling a
 // hook with arguments it does not declare is a bug of the rewriter.
 func (fr *fileRewriter) rtCall(h *hook, args ...dst.Expr) *dst.CallExpr {

@@ -215,7 +215,7 @@ func (fr *fileRewriter) accessCall(p dst.Expr, a ast.Node, global, write bool) *
 	if h == nil {
 		return nil
 	}
-	return fr.rtCall(h, p, siteLit(fr.newSite(a, global)))
+	return fr.accessHookCall(h, p, fr.newSite(a, global))
 }
 
 // accessStmt is accessCall as a statement, or nil.

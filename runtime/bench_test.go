@@ -29,6 +29,17 @@ func BenchmarkAccessSameEpoch(b *testing.B) {
 	}
 }
 
+// BenchmarkAccessSameEpochCtx is BenchmarkAccessSameEpoch as instrumented
+// code makes it: through W, with the function's Ctx.
+func BenchmarkAccessSameEpochCtx(b *testing.B) {
+	b.ReportAllocs()
+	var c rt.Ctx
+	s := newSite()
+	for b.Loop() {
+		*rt.W(benchWord, s, &c)++
+	}
+}
+
 func BenchmarkAccessSameEpochPlain(b *testing.B) {
 	for b.Loop() {
 		*benchWord++

@@ -6,7 +6,7 @@ import "unsafe"
 // can rewrite an access in place, in any expression context, without
 // temporaries:
 //
-//	x = y + 1      becomes   *W(&x, s1) = *R(&y, s2) + 1
+//	x = y + 1      becomes   *W(&x, s1, &c) = *R(&y, s2, &c) + 1
 //	m[k] = v       becomes   MapW(m, s3)[k] = v
 //	string(b)      becomes   string(SliceR(b, s4))
 //
@@ -14,20 +14,21 @@ import "unsafe"
 // calls of the expression in their left-to-right order, and the load or
 // store itself stays where the original put it.
 
-// R records a read of *p and returns p. R and W are written to stay
-// within the inliner's budget: in the code they are inlined into, an
-// access costs a load and a branch while the gate is closed.
-func R[T any](p *T, site uint64) *T {
+// R records a read of *p and returns p. c is the calling function's Ctx,
+// or nil outside a function. R and W are written to stay within the
+// inliner's budget: in the code they are inlined into, an access costs a
+// load and a branch while the gate is closed.
+func R[T any](p *T, site uint64, c *Ctx) *T {
 	if gateOpen() {
-		readOf(p, site)
+		readAt(unsafe.Pointer(p), unsafe.Sizeof(*p), site, c)
 	}
 	return p
 }
 
 // W records a write of *p and returns p.
-func W[T any](p *T, site uint64) *T {
+func W[T any](p *T, site uint64, c *Ctx) *T {
 	if gateOpen() {
-		writeOf(p, site)
+		writeAt(unsafe.Pointer(p), unsafe.Sizeof(*p), site, c)
 	}
 	return p
 }

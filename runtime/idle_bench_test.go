@@ -33,8 +33,9 @@ func benchmarkAccessIdle(b *testing.B, histories int) {
 	}
 	site := newSite()
 	i := 0
+	var c Ctx
 	for b.Loop() {
-		_ = *R(&words[i], site)
+		_ = *R(&words[i], site, &c)
 		i = (i + 1) & (n - 1)
 	}
 }

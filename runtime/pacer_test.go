@@ -262,7 +262,7 @@ func TestQuietAcrossPages(t *testing.T) {
 	inGoroutine(func() { Write(at+8, 8, write) })
 	setSampling(t, false)
 	before := Races()
-	_ = *R(v, read)
+	_ = *R(v, read, nil)
 	if Races() == before {
 		t.Errorf("unsampled read of %#x-%#x not checked against the sampled write at %#x, past the page boundary", at, at+24, at+8)
 	}

@@ -61,7 +61,10 @@ func TestHooksCompile(t *testing.T) {
 	Send(c, 1, 0)
 	_ = Recv(c)
 	x := 3
-	*W(&x, 0) = *R(&x, 0) + 1
+	var rc Ctx
+	*W(&x, 0, &rc) = *R(&x, 0, &rc) + 1
+	*W(&x, 0, nil) = *R(&x, 0, nil) - 1
+	x++
 	if Copy(b, myBytes("ab"), 0) != 2 || string(SliceR(b, 0)) != "abzw" || x != 4 {
 		t.Fatal(string(b), x)
 	}

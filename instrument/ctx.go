@@ -1,0 +1,105 @@
+package instrument
+
+import (
+	"go/token"
+
+	"github.com/dave/dst"
+)
+
+// The runtime's R and W take the address of a Ctx that the calling
+// function declares, in which the runtime caches the state of the
+// goroutine running the function: looked up once per call instead of once
+// per access (runtime.Ctx). Each function of the source that reads or
+// writes memory declares its own, as its first statement:
+//
+//	func f() {
+//		var racegenctx racegenrt.Ctx
+//		... *racegenrt.R(&x, site, &racegenctx) ...
+//	}
+//
+// A function literal declares its own too, shadowing its enclosing
+// function's: a closure may run on another goroutine. Closures that the
+// rewriter itself makes use the Ctx of the source function they are part
+// of, which the runtime trusts only on the stack of the goroutine that
+// filled it. An access outside any function passes nil.
+
+// accessHookCall returns the call h(p, site) of the read or write hook h
+// that accessHook chose, passing the function's Ctx to the hooks that
+// take one.
+func (fr *fileRewriter) accessHookCall(h *hook, p dst.Expr, site uint64) *dst.CallExpr {
+	if h.takesCtx() {
+		return fr.rtCall(h, p, siteLit(site), fr.ctxArg())
+	}
+	return fr.rtCall(h, p, siteLit(site))
+}
+
+// ctxArg returns the argument that an R or W of the function being
+// rewritten passes: &ctx, or nil at package level.
+func (fr *fileRewriter) ctxArg() dst.Expr {
+	if fr.fn == nil {
+		return ident("nil")
+	}
+	if fr.ctxName == "" {
+		fr.ctxName = fr.freshName("racegenctx")
+	}
+	return addrOf(ident(fr.ctxName))
+}
+
+// declareCtxs declares the Ctx of every function of the source whose
+// body names it, itself or in a closure the rewriter made; functions that
+// name none declare none, which the compiler would reject as unused.
+func (fr *fileRewriter) declareCtxs() {
+	if fr.ctxName == "" {
+		return
+	}
+	for _, d := range fr.file.Decls {
+		if fd, ok := d.(*dst.FuncDecl); ok && fd.Body != nil {
+			fr.declareCtx(fd.Body)
+			continue
+		}
+		// Function literals in package-level initializers.
+		dst.Inspect(d, func(n dst.Node) bool {
+			if fl, ok := n.(*dst.FuncLit); ok && fr.sourceFunc(fl) {
+				fr.declareCtx(fl.Body)
+				return false
+			}
+			return true
+		})
+	}
+}
+
+// declareCtx declares the Ctx of the function whose body is body, if the
+// body names it outside the function literals of the source, and does
+// the same for those.
+func (fr *fileRewriter) declareCtx(body *dst.BlockStmt) {
+	used := false
+	dst.Inspect(body, func(n dst.Node) bool {
+		switch n := n.(type) {
+		case *dst.FuncLit:
+			if fr.sourceFunc(n) {
+				fr.declareCtx(n.Body)
+				return false
+			}
+		case *dst.Ident:
+			if n.Name == fr.ctxName && n.Path == "" {
+				used = true
+			}
+		}
+		return true
+	})
+	if !used {
+		return
+	}
+	decl := &dst.DeclStmt{Decl: &dst.GenDecl{Tok: token.VAR, Specs: []dst.Spec{&dst.ValueSpec{
+		Names: []*dst.Ident{ident(fr.ctxName)},
+		Type:  fr.rtType(ctxType),
+	}}}}
+	body.List = append([]dst.Stmt{decl}, body.List...)
+}
+
+// sourceFunc reports whether the function literal fl comes from the
+// source, rather than from the rewriter.
+func (fr *fileRewriter) sourceFunc(fl *dst.FuncLit) bool {
+	_, ok := fr.dec.Ast.Nodes[fl]
+	return ok
+}

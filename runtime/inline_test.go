@@ -1,0 +1,65 @@
+package runtime_test
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestHooksInline compiles testdata/inline, where R and W are called as
+// instrumented code calls them, and checks that the compiler inlines
+// every call: R and W are within a point or two of the inliner's budget,
+// and a change that puts them over it turns every access of every
+// instrumented program, even with the gate closed, into a call.
+func TestHooksInline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the compiler")
+	}
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("no go command: %v", err)
+	}
+	cmd := exec.Command(goCmd, "build", "-a", "-gcflags=github.com/racegen/racegen/runtime/testdata/inline=-m", "-o", os.DevNull, "./testdata/inline")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	// inline.go:LINE:COL: inlining call to runtime.R[...]
+	inlined := make(map[int][]string) // line -> hooks inlined there
+	re := regexp.MustCompile(`inline\.go:(\d+):\d+: inlining call to runtime\.([RW])\[`)
+	for _, m := range re.FindAllStringSubmatch(string(out), -1) {
+		var line int
+		for _, c := range m[1] {
+			line = line*10 + int(c-'0')
+		}
+		inlined[line] = append(inlined[line], m[2])
+	}
+	f, err := os.Open("testdata/inline/inline.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	wants := 0
+	for line := 1; sc.Scan(); line++ {
+		_, want, ok := strings.Cut(sc.Text(), "// want ")
+		if !ok {
+			continue
+		}
+		wants++
+		for _, h := range strings.Fields(want) {
+			if !strings.Contains(strings.Join(inlined[line], " "), h) {
+				t.Errorf("inline.go:%d: %s is not inlined", line, h)
+			}
+		}
+	}
+	if wants == 0 {
+		t.Fatal("testdata/inline/inline.go has no // want lines")
+	}
+	if t.Failed() {
+		t.Logf("compiler output:\n%s", out)
+	}
+}
