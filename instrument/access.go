@@ -12,8 +12,8 @@ import (
 
 // This file rewrites expressions. Each access is rewritten in place:
 //
-//	read x      *racegenrt.R(&x, site)
-//	write x     *racegenrt.W(&x, site)
+//	read x      *racegenrt.R(&x, site, &ctx)
+//	write x     *racegenrt.W(&x, site, &ctx)
 //	m[k]        racegenrt.MapR(m, site)[k], or MapW when written
 //
 // so the hook call joins the calls of the expression in their order and

@@ -4,11 +4,12 @@
 // and around every synchronization operation. The rewriting works on
 // github.com/dave/dst trees, so that comments, build tags and //go:
 // directives survive, and it edits expressions in place with hooks that
-// return their argument: a read of x becomes *racegenrt.R(&x, site), a
-// write x = v becomes *racegenrt.W(&x, site) = v, and so on. Because the
-// hook joins the calls of the expression where the operand was, the
-// evaluation order and side effects of the original are kept in every
-// context without temporaries.
+// return their argument: a read of x becomes *racegenrt.R(&x, site, &ctx),
+// a write x = v becomes *racegenrt.W(&x, site, &ctx) = v, and so on, where
+// ctx is the function's cache of its goroutine's detector state (ctx.go).
+// Because the hook joins the calls of the expression where the operand
+// was, the evaluation order and side effects of the original are kept in
+// every context without temporaries.
 //
 // The runtime functions that rewritten code calls, the hooks, are
 // declared in one place, hooks.go, with the parameters the rewriter

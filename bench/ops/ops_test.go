@@ -30,6 +30,36 @@ func BenchmarkSweep(b *testing.B) {
 	}
 }
 
+// BenchmarkOtherGoroutine increments words that another goroutine wrote
+// last, ordered before by a WaitGroup: each access finds another
+// goroutine's epoch, checked against the clock. The other goroutine's
+// writes, once per pass over the words, are not timed.
+func BenchmarkOtherGoroutine(b *testing.B) {
+	const n = 4096
+	buf := make([]uint64, n)
+	refill := func() {
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range buf {
+				buf[i] = uint64(i)
+			}
+		}()
+		wg.Wait()
+	}
+	refill()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if i%n == 0 && i > 0 {
+			b.StopTimer()
+			refill()
+			b.StartTimer()
+		}
+		buf[i%n]++
+	}
+}
+
 // BenchmarkLockUnlock locks and unlocks an uncontended mutex.
 func BenchmarkLockUnlock(b *testing.B) {
 	var mu sync.Mutex
