@@ -42,8 +42,17 @@ package runtime
 // its own next sampled operation: others may record accesses in it that
 // the goroutine's next access must be checked against. Hence the period
 // test in thread.epochCache.
+//
+// The granule entries are 32 sets of two, chosen by address: a set's
+// first entry is the one noted last. Until 2-way sets, the 64 entries were
+// chosen directly, and two hot words 512 bytes apart (a loop's variable
+// and the fields its testing.B.Loop reads, say) evicted each other at
+// every access, depending only on where the linker and the heap put them:
+// bench/ops's BenchmarkSameWord took 59 or 155 ns/op at rate 1 in two
+// builds that differed by an unrelated function.
 const (
-	epochCacheSize = 64
+	epochCacheSets = 32
+	epochCacheWays = 2
 	rangeCacheBits = 6
 	rangeCacheSize = 1 << rangeCacheBits
 )
@@ -61,7 +70,7 @@ type rangeEntry struct {
 }
 
 type epochCache struct {
-	granules [epochCacheSize]epochEntry
+	granules [epochCacheSets][epochCacheWays]epochEntry
 	ranges   *[rangeCacheSize]rangeEntry // made at the first range access
 	// quiet is set while the entries were made outside a sampling
 	// period: since the last one the goroutine saw ended.
@@ -70,13 +79,27 @@ type epochCache struct {
 
 // reset forgets every entry.
 func (c *epochCache) reset() {
-	c.granules = [epochCacheSize]epochEntry{}
+	c.granules = [epochCacheSets][epochCacheWays]epochEntry{}
 	if c.ranges != nil {
 		*c.ranges = [rangeCacheSize]rangeEntry{}
 	}
 }
 
-func (c *epochCache) entry(a uintptr) *epochEntry { return &c.granules[a>>3%epochCacheSize] }
+// set returns the entries that may hold granule a.
+func (c *epochCache) set(a uintptr) *[epochCacheWays]epochEntry {
+	return &c.granules[a>>3%epochCacheSets]
+}
+
+// find returns the entry of granule a at epoch e, or nil.
+func (c *epochCache) find(a uintptr, e epoch) *epochEntry {
+	s := c.set(a)
+	for i := range s {
+		if x := &s[i]; x.a == a && x.e == e {
+			return x
+		}
+	}
+	return nil
+}
 
 // rangeEntry returns the entry for ranges starting at lo. The hash mixes
 // the address, since rows of a matrix start at multiples of a power of
@@ -111,8 +134,8 @@ func (c *epochCache) noteRange(lo, hi uintptr, e epoch, write bool) {
 // covered reports whether an access of the bytes mask of granule a at
 // epoch e is redundant.
 func (c *epochCache) covered(a uintptr, e epoch, mask uint8, write bool) bool {
-	x := c.entry(a)
-	if x.a != a || x.e != e {
+	x := c.find(a, e)
+	if x == nil {
 		return false
 	}
 	if write {
@@ -123,10 +146,18 @@ func (c *epochCache) covered(a uintptr, e epoch, mask uint8, write bool) bool {
 
 // note records an access of the bytes mask of granule a at epoch e.
 func (c *epochCache) note(a uintptr, e epoch, mask uint8, write bool) {
-	x := c.entry(a)
-	if x.a != a || x.e != e {
-		*x = epochEntry{a: a, e: e}
+	s := c.set(a)
+	if s[0].a != a || s[0].e != e {
+		// The set's first entry becomes granule a's: its old entry
+		// for a, if any, or a new one, which evicts the second.
+		if s[1].a == a && s[1].e == e {
+			s[0], s[1] = s[1], s[0]
+		} else {
+			s[1] = s[0]
+			s[0] = epochEntry{a: a, e: e}
+		}
 	}
+	x := &s[0]
 	if write {
 		x.w |= mask
 	} else {

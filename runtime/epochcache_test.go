@@ -6,6 +6,43 @@ import (
 	"unsafe"
 )
 
+// TestEpochCacheSets: granules that share a set stay cached two at a
+// time, whatever order they alternate in, and a third evicts the one
+// noted least recently.
+func TestEpochCacheSets(t *testing.T) {
+	const stride = epochCacheSets * 8 // granules this far apart share a set
+	const a, b, c = 0x10000, 0x10000 + stride, 0x10000 + 2*stride
+	e := mkEpoch(1, 5)
+	tests := []struct {
+		name   string
+		notes  []uintptr
+		cached []uintptr
+		gone   []uintptr
+	}{
+		{"two alternating", []uintptr{a, b, a, b, a}, []uintptr{a, b}, nil},
+		{"a third evicts the older", []uintptr{a, b, c}, []uintptr{b, c}, []uintptr{a}},
+		{"a repeat makes it the newer", []uintptr{a, b, a, c}, []uintptr{a, c}, []uintptr{b}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var ec epochCache
+			for _, g := range tt.notes {
+				ec.note(g, e, 0xff, true)
+			}
+			for _, g := range tt.cached {
+				if !ec.covered(g, e, 0xff, true) {
+					t.Errorf("%#x not cached", g)
+				}
+			}
+			for _, g := range tt.gone {
+				if ec.covered(g, e, 0xff, true) {
+					t.Errorf("%#x still cached", g)
+				}
+			}
+		})
+	}
+}
+
 func TestEpochCache(t *testing.T) {
 	const a, b = 0x1000, 0x1008
 	e1, e2 := mkEpoch(1, 5), mkEpoch(1, 6)
