@@ -61,6 +61,9 @@ type epochEntry struct {
 	a    uintptr // granule address
 	e    epoch
 	r, w uint8 // bytes read and written at e
+	// pr and pw are the bytes of r and w that plain accesses, not
+	// atomic ones, read and wrote: see covered.
+	pr, pw uint8
 }
 
 type rangeEntry struct {
@@ -131,21 +134,31 @@ func (c *epochCache) noteRange(lo, hi uintptr, e epoch, write bool) {
 	*x = rangeEntry{lo, hi, e, write}
 }
 
-// covered reports whether an access of the bytes mask of granule a at
+// covered reports whether an access o of the bytes mask of granule a at
 // epoch e is redundant.
-func (c *epochCache) covered(a uintptr, e epoch, mask uint8, write bool) bool {
+//
+// An atomic access is redundant after any access of the same bytes that
+// covers it, plain or atomic: another goroutine's access that races with
+// it races with that one too. A plain one is redundant only after plain
+// accesses: an atomic write does not race with another goroutine's atomic
+// access, which a plain read or write in its place would.
+func (c *epochCache) covered(a uintptr, e epoch, mask uint8, o op) bool {
 	x := c.find(a, e)
 	if x == nil {
 		return false
 	}
-	if write {
-		return x.w&mask == mask
+	r, w := x.pr, x.pw
+	if o&opAtomic != 0 {
+		r, w = x.r, x.w
 	}
-	return (x.r|x.w)&mask == mask
+	if o&opWrite != 0 {
+		return w&mask == mask
+	}
+	return (r|w)&mask == mask
 }
 
-// note records an access of the bytes mask of granule a at epoch e.
-func (c *epochCache) note(a uintptr, e epoch, mask uint8, write bool) {
+// note records an access o of the bytes mask of granule a at epoch e.
+func (c *epochCache) note(a uintptr, e epoch, mask uint8, o op) {
 	s := c.set(a)
 	if s[0].a != a || s[0].e != e {
 		// The set's first entry becomes granule a's: its old entry
@@ -158,10 +171,17 @@ func (c *epochCache) note(a uintptr, e epoch, mask uint8, write bool) {
 		}
 	}
 	x := &s[0]
-	if write {
+	plain := o&opAtomic == 0
+	if o&opWrite != 0 {
 		x.w |= mask
+		if plain {
+			x.pw |= mask
+		}
 	} else {
 		x.r |= mask
+		if plain {
+			x.pr |= mask
+		}
 	}
 }
 

@@ -27,15 +27,15 @@ func TestEpochCacheSets(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var ec epochCache
 			for _, g := range tt.notes {
-				ec.note(g, e, 0xff, true)
+				ec.note(g, e, 0xff, opWrite)
 			}
 			for _, g := range tt.cached {
-				if !ec.covered(g, e, 0xff, true) {
+				if !ec.covered(g, e, 0xff, opWrite) {
 					t.Errorf("%#x not cached", g)
 				}
 			}
 			for _, g := range tt.gone {
-				if ec.covered(g, e, 0xff, true) {
+				if ec.covered(g, e, 0xff, opWrite) {
 					t.Errorf("%#x still cached", g)
 				}
 			}
@@ -46,35 +46,58 @@ func TestEpochCacheSets(t *testing.T) {
 func TestEpochCache(t *testing.T) {
 	const a, b = 0x1000, 0x1008
 	e1, e2 := mkEpoch(1, 5), mkEpoch(1, 6)
+	const (
+		rd  = opRead
+		wr  = opWrite
+		ard = opRead | opAtomic
+		awr = opWrite | opAtomic
+	)
 	tests := []struct {
 		name   string
+		noted  op // an access of bytes 0x0f of a at e1
 		a      uintptr
 		e      epoch
 		mask   uint8
-		write  bool
+		o      op
 		cached bool
 	}{
-		{"same bytes read again", a, e1, 0x0f, false, true},
-		{"fewer bytes read", a, e1, 0x03, false, true},
-		{"other bytes read", a, e1, 0xf0, false, false},
-		{"more bytes read", a, e1, 0xff, false, false},
-		{"write after read only", a, e1, 0x0f, true, false},
-		{"later epoch", a, e2, 0x0f, false, false},
-		{"other granule", b, e1, 0x0f, false, false},
+		{"same bytes read again", rd, a, e1, 0x0f, rd, true},
+		{"fewer bytes read", rd, a, e1, 0x03, rd, true},
+		{"other bytes read", rd, a, e1, 0xf0, rd, false},
+		{"more bytes read", rd, a, e1, 0xff, rd, false},
+		{"write after read only", rd, a, e1, 0x0f, wr, false},
+		{"read after write", wr, a, e1, 0x0f, rd, true},
+		{"write after write", wr, a, e1, 0x0f, wr, true},
+		{"later epoch", rd, a, e2, 0x0f, rd, false},
+		{"other granule", rd, b, e1, 0x0f, rd, false},
+		// An atomic access is covered by any access of its bytes, a
+		// plain one only by plain ones.
+		{"atomic write after write", wr, a, e1, 0x0f, awr, true},
+		{"atomic read after read", rd, a, e1, 0x0f, ard, true},
+		{"atomic write after atomic write", awr, a, e1, 0x0f, awr, true},
+		{"atomic read after atomic write", awr, a, e1, 0x0f, ard, true},
+		{"atomic write after atomic read", ard, a, e1, 0x0f, awr, false},
+		{"write after atomic write", awr, a, e1, 0x0f, wr, false},
+		{"read after atomic write", awr, a, e1, 0x0f, rd, false},
+		{"read after atomic read", ard, a, e1, 0x0f, rd, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var c epochCache
-			c.note(a, e1, 0x0f, false)
-			if got := c.covered(tt.a, tt.e, tt.mask, tt.write); got != tt.cached {
+			c.note(a, e1, 0x0f, tt.noted)
+			if got := c.covered(tt.a, tt.e, tt.mask, tt.o); got != tt.cached {
 				t.Errorf("covered = %v, want %v", got, tt.cached)
 			}
 		})
 	}
 	var c epochCache
-	c.note(a, e1, 0xff, true)
-	if !c.covered(a, e1, 0x01, false) || !c.covered(a, e1, 0xff, true) {
+	c.note(a, e1, 0xff, wr)
+	if !c.covered(a, e1, 0x01, rd) || !c.covered(a, e1, 0xff, wr) {
 		t.Errorf("a write does not cover later reads and writes of its bytes")
+	}
+	c.note(a, e1, 0xff, awr)
+	if !c.covered(a, e1, 0xff, wr) {
+		t.Errorf("an atomic write after a plain one uncovered the plain write")
 	}
 }
 
@@ -144,5 +167,29 @@ func TestEpochCacheRanges(t *testing.T) {
 				t.Errorf("coveredRange = %v, want %v", got, tt.cached)
 			}
 		})
+	}
+}
+
+// TestEpochCacheAtomic: a goroutine's plain read after its atomic read of
+// the same word, in one epoch, is recorded, so that another goroutine's
+// unordered atomic store races with it; after a second atomic read
+// instead, nothing races.
+func TestEpochCacheAtomic(t *testing.T) {
+	for _, plain := range []bool{true, false} {
+		x := new(uint64)
+		keep = append(keep, x)
+		load, second, store := newSite(), newSite(), newSite()
+		before := Races()
+		run := forkWaiting(func() { AtomicStoreUint64(x, 1, store) })
+		AtomicLoadUint64(x, load)
+		if plain {
+			Read(uintptr(unsafe.Pointer(x)), 8, second)
+		} else {
+			AtomicLoadUint64(x, second)
+		}
+		run()
+		if got, want := Races()-before, map[bool]int{true: 1, false: 0}[plain]; got != want {
+			t.Errorf("plain second read %v: %d races, want %d", plain, got, want)
+		}
 	}
 }
