@@ -6,12 +6,13 @@ package runtime
 // accessed by different goroutines do not look like one location.
 //
 // Cells are stored in place, a page of them for each 4 KiB of memory
-// (shadow.go), outside the Go heap where the system allows: so a cell
-// holds no Go pointer. The common history (one last write, one last read)
-// is kept inline, in 40 bytes, and the rare parts (a read set, writes of
-// other bytes, a synchronization object) in an extension, found by the
-// cell's address in a side table (cellext.go), made when one is first
-// needed and dropped when it empties.
+// (shadow.go), outside the Go heap where the system allows. The common
+// history (one last write, one last read) is kept inline, and the rare
+// parts (a read set, writes of other bytes, a synchronization object) in
+// an extension, made when one is first needed and dropped when it
+// empties. The garbage collector does not scan the cells, so x alone
+// would not keep an extension alive: a table keyed by the cell's address
+// holds each one as long as its cell does (cellext.go).
 type cell struct {
 	w     epoch // last write, 0 if none
 	r     epoch // last read when there is at most one, 0 if none
@@ -21,6 +22,7 @@ type cell struct {
 	wmask uint8  // bytes covered by w
 	rmask uint8  // bytes covered by r
 	flags cellFlags
+	x     *cellExt // kept alive by extTable
 }
 
 type cellFlags uint8
@@ -32,9 +34,6 @@ const (
 	// operations, which never race with each other.
 	cellWAtomic
 	cellRAtomic
-	// cellExtended reports that the cell has an extension in the side
-	// table.
-	cellExtended
 )
 
 // A cellExt holds the parts of a history that few granules have.
@@ -75,70 +74,69 @@ func (c *cell) setFlag(f cellFlags, on bool) {
 
 // readSet returns the read set, or nil when there is at most one read.
 func (c *cell) readSet() []entry {
-	if c.flags&cellExtended == 0 {
+	if c.x == nil {
 		return nil
 	}
-	return extOf(c).rs
+	return c.x.rs
 }
 
 // extraWrites returns the writes of bytes that w does not cover.
 func (c *cell) extraWrites() []entry {
-	if c.flags&cellExtended == 0 {
+	if c.x == nil {
 		return nil
 	}
-	return extOf(c).wx
+	return c.x.wx
 }
 
 // object returns the synchronization object whose history this is, or nil.
 func (c *cell) object() *syncVar {
-	if c.flags&cellExtended == 0 {
+	if c.x == nil {
 		return nil
 	}
-	return extOf(c).obj
+	return c.x.obj
 }
 
 // ext returns the cell's extension, making it if need be.
 func (c *cell) ext() *cellExt {
-	if c.flags&cellExtended == 0 {
-		c.flags |= cellExtended
-		return newExt(c)
+	if c.x == nil {
+		c.x = newExt(c)
 	}
-	return extOf(c)
+	return c.x
 }
 
 // setReadSet, setExtraWrites and setObject store into the extension,
 // dropping it when it is left empty.
 func (c *cell) setReadSet(rs []entry) {
-	if rs != nil || c.flags&cellExtended != 0 {
+	if rs != nil || c.x != nil {
 		c.ext().rs = rs
 		c.trim()
 	}
 }
 
 func (c *cell) setExtraWrites(wx []entry) {
-	if wx != nil || c.flags&cellExtended != 0 {
+	if wx != nil || c.x != nil {
 		c.ext().wx = wx
 		c.trim()
 	}
 }
 
 func (c *cell) setObject(sv *syncVar) {
-	if sv != nil || c.flags&cellExtended != 0 {
+	if sv != nil || c.x != nil {
 		c.ext().obj = sv
 		c.trim()
 	}
 }
 
 func (c *cell) trim() {
-	if x := extOf(c); x.rs == nil && x.wx == nil && x.obj == nil {
+	if x := c.x; x.rs == nil && x.wx == nil && x.obj == nil {
 		c.drop()
 	}
 }
 
 // drop deletes the cell's extension, if it has one.
 func (c *cell) drop() {
-	if c.flags&cellExtended != 0 {
-		c.flags &^= cellExtended
+	if c.x != nil {
+		c.x = nil
 		dropExt(c)
 	}
 }

@@ -10,9 +10,8 @@ import (
 // allocated nor scanned by the garbage collector, nor counted in the heap
 // size that paces it. Pages are never freed, so a chunk is used up in
 // order and never returned. Where the system maps no memory for the
-// detector, each array is an ordinary heap object; cells hold no
-// pointers, so the collector still does not scan it.
-const cellChunkPages = 64 // 1.25 MiB of cells for 256 KiB of memory
+// detector, each array is an ordinary heap object.
+const cellChunkPages = 64 // 1.5 MiB of cells for 256 KiB of memory
 
 var cellArena struct {
 	mu   sync.Mutex
