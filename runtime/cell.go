@@ -22,7 +22,7 @@ type cell struct {
 	wmask uint8  // bytes covered by w
 	rmask uint8  // bytes covered by r
 	flags cellFlags
-	x     *cellExt // kept alive by extTable
+	x     *cellExt // kept alive by extShards
 }
 
 type cellFlags uint8
@@ -48,6 +48,10 @@ type cellExt struct {
 	// granule starts, when its history was recorded by the object's own
 	// operations; see owned.
 	obj *syncVar
+
+	// shard and slot say where extTable keeps the extension alive.
+	shard uint8
+	slot  uint32
 }
 
 // An entry is one access in a read set (a goroutine's last read) or in
@@ -135,9 +139,9 @@ func (c *cell) trim() {
 
 // drop deletes the cell's extension, if it has one.
 func (c *cell) drop() {
-	if c.x != nil {
+	if x := c.x; x != nil {
 		c.x = nil
-		dropExt(c)
+		dropExt(x)
 	}
 }
 

@@ -4,52 +4,54 @@ import "unsafe"
 
 // Cells live outside the Go heap (shadow.go), which the garbage collector
 // does not scan: the extension a cell points to (cell.x) would be freed
-// under it. This table holds every extension for as long as its cell
-// does, keyed by the cell's address. Accesses follow cell.x and never
-// look here; the table changes only when an extension is made or dropped,
-// under the cell's line lock, and its shard locks are taken last, so they
-// are never held while waiting for a line lock.
+// under it. The shards below hold every extension for as long as a cell
+// points to it, each in a slot of a slice that the collector does scan,
+// with a free list of slots: making or dropping an extension is a push or
+// a pop, under the shard's lock. Accesses follow cell.x and never look
+// here. Extensions are made and dropped under the cell's line lock, and
+// the shard locks are taken last, so they are never held while waiting
+// for a line lock.
 //
-// (The extensions were found through this table until the in-place cells
-// had a pointer of their own: matmul at rate 1, whose matrices are read by
-// every goroutine and so have read sets, spent a third of its time in the
-// table's lookups and its contended locks.)
+// (The extensions were found through a map keyed by the cell's address
+// until the in-place cells had a pointer of their own: matmul at rate 1,
+// whose matrices are read by every goroutine and so have read sets, spent
+// a third of its time in that map's lookups and contended locks. Keeping
+// them alive in a map cost fastcache, whose appends write parts of
+// granules and so make and drop extensions all the time, 10% in map
+// inserts and deletes.)
 const extShardBits = 6
 
 var extShards [1 << extShardBits]struct {
-	mu spinLock
-	m  map[uintptr]*cellExt
-	_  [48]byte // one shard to a cache line
+	mu    spinLock
+	slots []*cellExt
+	free  []uint32
+	_     [8]byte // one shard to a cache line
 }
 
-// extShard returns c's key and shard.
-func extShard(c *cell) (uintptr, int) {
-	k := uintptr(unsafe.Pointer(c))
-	h := uint64(k/unsafe.Sizeof(cell{})) * 0x9e3779b97f4a7c15
-	return k, int(h >> (64 - extShardBits))
-}
-
-// newExt makes an extension for c, which has none, and keeps it alive,
-// replacing whatever the table held for c's address.
+// newExt makes an extension for c, which has none, and keeps it alive.
 func newExt(c *cell) *cellExt {
-	k, i := extShard(c)
-	x := new(cellExt)
-	s := &extShards[i]
+	h := uint64(uintptr(unsafe.Pointer(c))/unsafe.Sizeof(cell{})) * 0x9e3779b97f4a7c15
+	x := &cellExt{shard: uint8(h >> (64 - extShardBits))}
+	s := &extShards[x.shard]
 	s.mu.Lock()
-	if s.m == nil {
-		s.m = make(map[uintptr]*cellExt)
+	if n := len(s.free); n > 0 {
+		x.slot = s.free[n-1]
+		s.free = s.free[:n-1]
+		s.slots[x.slot] = x
+	} else {
+		x.slot = uint32(len(s.slots))
+		s.slots = append(s.slots, x)
 	}
-	s.m[k] = x
 	s.mu.Unlock()
 	return x
 }
 
-// dropExt lets c's extension, which c no longer points to, be collected.
-func dropExt(c *cell) {
-	k, i := extShard(c)
-	s := &extShards[i]
+// dropExt lets x, which no cell points to any more, be collected.
+func dropExt(x *cellExt) {
+	s := &extShards[x.shard]
 	s.mu.Lock()
-	delete(s.m, k)
+	s.slots[x.slot] = nil
+	s.free = append(s.free, x.slot)
 	s.mu.Unlock()
 }
 
@@ -59,7 +61,7 @@ func extCount() int {
 	for i := range extShards {
 		s := &extShards[i]
 		s.mu.Lock()
-		n += len(s.m)
+		n += len(s.slots) - len(s.free)
 		s.mu.Unlock()
 	}
 	return n
