@@ -101,39 +101,28 @@ func onStack(t *thread, c *Ctx) bool {
 	return uintptr(unsafe.Pointer(c))-lo < hi-lo
 }
 
-// readAt and writeAt are the rest of R and W once the gate is open:
-// functions of their own, not generic, so that R and W stay within the
-// inliner's budget. In a generic R, the size of *p is a constant of the
-// shape it is compiled for.
+// hookAccess is the rest of R and W once the gate is open: a function of
+// its own, not generic, so that R and W stay within the inliner's budget.
+// In a generic R, the size of *p is a constant of the shape it is
+// compiled for.
 //
 //go:noinline
-func readAt(p unsafe.Pointer, n uintptr, site uint64, c *Ctx) {
+func hookAccess(p unsafe.Pointer, n uintptr, site uint64, o op, c *Ctx) {
 	a := uintptr(p)
-	if c != nil && c.t != nil && c.t.repeats(a, n, false) {
+	if c != nil && c.t != nil && c.t.repeats(a, n, o) {
 		return
 	}
 	if !quiet(a, n) {
-		accessGated(a, n, site, opRead, nil, c)
+		accessGated(a, n, site, o, nil, c)
 	}
 }
 
-//go:noinline
-func writeAt(p unsafe.Pointer, n uintptr, site uint64, c *Ctx) {
-	a := uintptr(p)
-	if c != nil && c.t != nil && c.t.repeats(a, n, true) {
-		return
-	}
-	if !quiet(a, n) {
-		accessGated(a, n, site, opWrite, nil, c)
-	}
-}
-
-// repeats reports, for R and W to test first, whether t's access of the n
-// bytes at a, within one granule, is one that its epoch cache answers in
+// repeats reports, for R and W to test first, whether t's access o of the
+// n bytes at a, within one granule, is one that its epoch cache answers in
 // a sampling period: the same test as accessSlow's, made before the two
 // calls that lead there. A repeated access is the most common one (two
 // thirds of msort's at full rate), and its cost is mostly the calls.
-func (t *thread) repeats(a, n uintptr, write bool) bool {
+func (t *thread) repeats(a, n uintptr, o op) bool {
 	if a&7+n > 8 || sampling.Load() == 0 || t.period != samplingPeriod.Load() {
 		return false
 	}
@@ -142,10 +131,6 @@ func (t *thread) repeats(a, n uintptr, write bool) bool {
 		return false
 	}
 	g := a &^ 7
-	o := opRead
-	if write {
-		o = opWrite
-	}
 	return ec.covered(g, t.epoch(), granuleMask(g, a, a+n), o)
 }
 

@@ -20,7 +20,7 @@ import "unsafe"
 // load and a branch while the gate is closed.
 func R[T any](p *T, site uint64, c *Ctx) *T {
 	if gateOpen() {
-		readAt(unsafe.Pointer(p), unsafe.Sizeof(*p), site, c)
+		hookAccess(unsafe.Pointer(p), unsafe.Sizeof(*p), site, opRead, c)
 	}
 	return p
 }
@@ -28,7 +28,7 @@ func R[T any](p *T, site uint64, c *Ctx) *T {
 // W records a write of *p and returns p.
 func W[T any](p *T, site uint64, c *Ctx) *T {
 	if gateOpen() {
-		writeAt(unsafe.Pointer(p), unsafe.Sizeof(*p), site, c)
+		hookAccess(unsafe.Pointer(p), unsafe.Sizeof(*p), site, opWrite, c)
 	}
 	return p
 }
