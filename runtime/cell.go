@@ -11,8 +11,8 @@ package runtime
 // parts (a read set, writes of other bytes, a synchronization object) in
 // an extension, made when one is first needed and dropped when it
 // empties. The garbage collector does not scan the cells, so x alone
-// would not keep an extension alive: a table keyed by the cell's address
-// holds each one as long as its cell does (cellext.go).
+// would not keep an extension alive: extShards holds each one as long as
+// its cell points to it (cellext.go).
 type cell struct {
 	w     epoch // last write, 0 if none
 	r     epoch // last read when there is at most one, 0 if none
@@ -49,7 +49,7 @@ type cellExt struct {
 	// operations; see owned.
 	obj *syncVar
 
-	// shard and slot say where extTable keeps the extension alive.
+	// shard and slot say where extShards keeps the extension alive.
 	shard uint8
 	slot  uint32
 }

@@ -14,9 +14,8 @@ import (
 // 4 KiB that instrumented code has touched. A page is a small header in
 // the Go heap (a count, a bitmap of the granules that have history) and
 // an array of 512 cells stored in place, found by indexing: no cell is
-// allocated, there is no pointer to follow from the page to a cell, and
-// the cells hold no pointers, so the garbage collector neither allocates
-// nor scans them. On Linux the cell arrays are carved out of anonymous
+// allocated and there is no pointer to follow from the page to a cell.
+// On Linux the cell arrays are carved out of anonymous
 // mappings (cellarena.go), outside the Go heap and the heap size that
 // paces its collections, and backed by the kernel only where written.
 // The region table is one array of uintptrs, likewise mapped, which the
