@@ -159,16 +159,16 @@ func (c *epochCache) covered(a uintptr, e epoch, mask uint8, o op) bool {
 
 // note records an access o of the bytes mask of granule a at epoch e.
 func (c *epochCache) note(a uintptr, e epoch, mask uint8, o op) {
+	// The set's first entry becomes granule a's: its entry for a at e,
+	// if any, or a new one, which evicts the second.
 	s := c.set(a)
-	if s[0].a != a || s[0].e != e {
-		// The set's first entry becomes granule a's: its old entry
-		// for a, if any, or a new one, which evicts the second.
-		if s[1].a == a && s[1].e == e {
-			s[0], s[1] = s[1], s[0]
-		} else {
-			s[1] = s[0]
-			s[0] = epochEntry{a: a, e: e}
-		}
+	switch c.find(a, e) {
+	case &s[0]:
+	case &s[1]:
+		s[0], s[1] = s[1], s[0]
+	default:
+		s[1] = s[0]
+		s[0] = epochEntry{a: a, e: e}
 	}
 	x := &s[0]
 	plain := o&opAtomic == 0
