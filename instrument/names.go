@@ -39,18 +39,19 @@ func (fr *fileRewriter) temp(what string) string {
 	return fr.freshName(fmt.Sprintf("racegen_%s%d", what, fr.ntemp))
 }
 
-// rt returns the expression racegenrt.H that names the hook h.
-func (fr *fileRewriter) rt(h *hook) dst.Expr {
-	fr.rtUsed = true
-	return &dst.SelectorExpr{X: dst.NewIdent(fr.rtName), Sel: dst.NewIdent(h.name)}
-}
-
-// rtType returns the expression racegenrt.T that names the runtime's
-// type T, one of the types hooks.go declares.
-func (fr *fileRewriter) rtType(name string) dst.Expr {
+// rtSelector returns the expression racegenrt.name, which names a
+// declaration of the runtime, and notes that the file uses the runtime.
+func (fr *fileRewriter) rtSelector(name string) dst.Expr {
 	fr.rtUsed = true
 	return &dst.SelectorExpr{X: dst.NewIdent(fr.rtName), Sel: dst.NewIdent(name)}
 }
+
+// rt returns the expression racegenrt.H that names the hook h.
+func (fr *fileRewriter) rt(h *hook) dst.Expr { return fr.rtSelector(h.name) }
+
+// rtType returns the expression racegenrt.T that names the runtime's
+// type T, one of the types hooks.go declares.
+func (fr *fileRewriter) rtType(name string) dst.Expr { return fr.rtSelector(name) }
 
 // rtCall returns the call racegenrt.H(args...) of the hook h. Calling a
 // hook with arguments it does not declare is a bug of the rewriter.
