@@ -39,10 +39,7 @@ var closureTargets = []struct{ goos, goarch string }{
 // leaving out the standard library's internal packages, which only the
 // standard library can import.
 func TestClosure(t *testing.T) {
-	goCmd, err := exec.LookPath("go")
-	if err != nil {
-		t.Skipf("no go command: %v", err)
-	}
+	goCmd := goCommand(t)
 	for _, tg := range closureTargets {
 		t.Run(tg.goos+"_"+tg.goarch, func(t *testing.T) {
 			graph := importGraph(t, goCmd, tg.goos, tg.goarch)

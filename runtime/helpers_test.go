@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
 	"runtime/debug"
 	"sync"
@@ -60,6 +61,17 @@ func (s *syncBuffer) since(off int) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()[off:]
+}
+
+// goCommand returns the path of the go command, for the tests that build
+// programs, and skips the test where there is none.
+func goCommand(t *testing.T) string {
+	t.Helper()
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("no go command: %v", err)
+	}
+	return goCmd
 }
 
 // enableGC turns the garbage collector on for the rest of the test.

@@ -47,10 +47,7 @@ func TestHiddenGoroutines(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a program")
 	}
-	goCmd, err := exec.LookPath("go")
-	if err != nil {
-		t.Skipf("no go command: %v", err)
-	}
+	goCmd := goCommand(t)
 	tests := []struct {
 		mode, options string
 		want          []string // the start functions of the detector's goroutines

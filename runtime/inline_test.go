@@ -5,23 +5,21 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
 
 // TestHooksInline compiles testdata/inline, where R and W are called as
 // instrumented code calls them, and checks that the compiler inlines
-// every call: R and W are within a point or two of the inliner's budget,
+// every call: R and W are within a point of the inliner's budget,
 // and a change that puts them over it turns every access of every
 // instrumented program, even with the gate closed, into a call.
 func TestHooksInline(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the compiler")
 	}
-	goCmd, err := exec.LookPath("go")
-	if err != nil {
-		t.Skipf("no go command: %v", err)
-	}
+	goCmd := goCommand(t)
 	cmd := exec.Command(goCmd, "build", "-a", "-gcflags=github.com/racegen/racegen/runtime/testdata/inline=-m", "-o", os.DevNull, "./testdata/inline")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -31,10 +29,7 @@ func TestHooksInline(t *testing.T) {
 	inlined := make(map[int][]string) // line -> hooks inlined there
 	re := regexp.MustCompile(`inline\.go:(\d+):\d+: inlining call to runtime\.([RW])\[`)
 	for _, m := range re.FindAllStringSubmatch(string(out), -1) {
-		var line int
-		for _, c := range m[1] {
-			line = line*10 + int(c-'0')
-		}
+		line, _ := strconv.Atoi(m[1]) // \d+
 		inlined[line] = append(inlined[line], m[2])
 	}
 	f, err := os.Open("testdata/inline/inline.go")
