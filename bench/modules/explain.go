@@ -27,6 +27,10 @@ type explained struct {
 	Text  string
 }
 
+// fasthttpAllocs explains fasthttp's allocation-counting tests, which
+// fail with either of two messages.
+const fasthttpAllocs = "The test counts allocations (testing.AllocsPerRun) and wants none; racegen's build allocates where go test's and -race's do not."
+
 // explanations is the hand-maintained table. Each Text says what was
 // checked, so that it can be checked again.
 var explanations = []explained{{
@@ -40,10 +44,10 @@ var explanations = []explained{{
 	Text: "The test counts allocations (testing.AllocsPerRun) and wants none or a few; racegen's build allocates where go test's does not (-race's does not either, where it runs the test: allocation_test.go and examples/helloworldserver are //go:build !race). racegen cannot set the race build tag, which would change the packages' files (docs/usage.md).",
 }, {
 	Module: "github.com/valyala/fasthttp", Match: "allocs per",
-	Text: "The test counts allocations (testing.AllocsPerRun) and wants none; racegen's build allocates where go test's and -race's do not.",
+	Text: fasthttpAllocs,
 }, {
 	Module: "github.com/valyala/fasthttp", Match: "allocs/op",
-	Text: "The test counts allocations (testing.AllocsPerRun) and wants none; racegen's build allocates where go test's and -race's do not.",
+	Text: fasthttpAllocs,
 }, {
 	Module: "github.com/valyala/fasthttp", Form: formRace, Subject: "TestServerDone*",
 	Text: "server_race_test.go is //go:build race: only -race runs this test.",
