@@ -218,7 +218,48 @@ func openHW() (_ *hwWatch, err error) {
 		h.pfds = append(h.pfds, pollFd{fd: int32(fd), events: 1}) // POLLIN
 	}
 	h.pfds = append(h.pfds, pollFd{fd: int32(h.efd), events: 1})
+	if err := h.selfTest(); err != nil {
+		return nil, err
+	}
 	return h, nil
+}
+
+// hwProbe is the word selfTest watches.
+var hwProbe atomic.Uint64
+
+// selfTest arms a watchpoint on a word, writes the word and checks that
+// the kernel wrote a sample. Some virtual machines accept breakpoint
+// events, arm them and never fire them (their debug registers are not
+// passed through): with such an engine every hardware watchpoint would
+// wait out its limit and report nothing, so it is better to know at the
+// start and use software watchpoints. A breakpoint fires synchronously
+// at the access, so the sample is in a ring when the write returns; the
+// write is tried a few times in case the thread moved between CPUs while
+// the events were re-aimed. The probe's samples are consumed here.
+func (h *hwWatch) selfTest() error {
+	if err := h.arm(0, uintptr(unsafe.Pointer(&hwProbe)), 8, false); err != nil {
+		return err
+	}
+	defer h.disarm(0)
+	for try := 0; try < 3; try++ {
+		hwProbe.Add(1)
+		fired := false
+		for i := range h.ring {
+			r := &h.ring[i]
+			if r.mem == nil {
+				continue
+			}
+			headp, tailp := r.positions()
+			if head := atomic.LoadUint64(headp); head != atomic.LoadUint64(tailp) {
+				fired = true
+				atomic.StoreUint64(tailp, head)
+			}
+		}
+		if fired {
+			return nil
+		}
+	}
+	return errorString("perf_event_open: breakpoints are accepted but do not fire on this machine")
 }
 
 // openThread opens one event per slot and CPU on thread tid.
@@ -393,13 +434,18 @@ func (h *hwWatch) flush() {
 	}
 }
 
+// positions returns the ring's data_head, which the kernel advances, and
+// data_tail, which the reader does (struct perf_event_mmap_page).
+func (r *hwRing) positions() (head, tail *uint64) {
+	meta := unsafe.Pointer(&r.mem[0])
+	return (*uint64)(unsafe.Add(meta, 1024)), (*uint64)(unsafe.Add(meta, 1032))
+}
+
 func (h *hwWatch) drain(r *hwRing) {
 	if r.mem == nil {
 		return
 	}
-	meta := unsafe.Pointer(&r.mem[0])
-	headp := (*uint64)(unsafe.Add(meta, 1024))
-	tailp := (*uint64)(unsafe.Add(meta, 1032))
+	headp, tailp := r.positions()
 	head := atomic.LoadUint64(headp) // the kernel's writes before head are visible
 	tail := atomic.LoadUint64(tailp)
 	size := uint64(len(r.data))

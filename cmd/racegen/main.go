@@ -45,7 +45,7 @@
 //	           hw: unsampled sites carry no code and hardware watchpoints
 //	           catch the second access; sw: unsampled sites check a table
 //	           of armed software watchpoints; auto (default): hw if
-//	           perf_event_open works on this machine
+//	           perf_event_open breakpoints open and fire on this machine
 //	-accesspkg patterns
 //	           check memory accesses only in the packages matching these
 //	           comma-separated patterns (as -coverpkg takes them); the

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/binary"
 	"runtime"
+	"sync/atomic"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -15,12 +17,21 @@ const hwBreakpointW = 2
 // its own memory with perf_event_open breakpoints, which static builds use
 // to catch the second access of a race without code at unsampled sites.
 // The program that runs may be elsewhere; its runtime falls back to
-// software watchpoints, and says so, if it cannot open them.
+// software watchpoints, and says so, if it cannot open them or they do
+// not fire.
+//
+// Opening the event is not enough: some virtual machines accept and arm
+// breakpoint events that never fire. So the event counts writes to a word
+// while this goroutine writes it, locked to its thread, and the answer is
+// whether the count moved.
 func hardwareWatchpoints() bool {
 	if runtime.GOARCH != "amd64" {
 		return false // the runtime's hardware engine is amd64-only
 	}
-	var word uint64
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var word atomic.Uint64
+	// A counting event (no sample period), enabled from the start.
 	attr := unix.PerfEventAttr{
 		Type:    unix.PERF_TYPE_BREAKPOINT,
 		Size:    uint32(unsafe.Sizeof(unix.PerfEventAttr{})),
@@ -30,10 +41,14 @@ func hardwareWatchpoints() bool {
 		Ext2:    8,
 	}
 	fd, err := unix.PerfEventOpen(&attr, 0, -1, -1, unix.PERF_FLAG_FD_CLOEXEC)
-	runtime.KeepAlive(&word)
 	if err != nil {
 		return false
 	}
-	unix.Close(fd)
-	return true
+	defer unix.Close(fd)
+	word.Add(1)
+	var count [8]byte
+	if n, err := unix.Read(fd, count[:]); err != nil || n != len(count) {
+		return false
+	}
+	return binary.NativeEndian.Uint64(count[:]) > 0
 }
