@@ -1,7 +1,8 @@
 // Package inline is compiled by TestHooksInline, which checks that the
-// compiler inlines the gate test of R and W into this code, as it must
-// into every instrumented function: an access while the gate is closed
-// is then a load and a branch, not a call.
+// compiler inlines the gate test of R, W and the hooks of maps, slices,
+// copy and append into this code, as it must into every instrumented
+// function: an access while the gate is closed is then a load and a
+// branch, not a call.
 package inline
 
 import rt "github.com/racegen/racegen/runtime"
@@ -21,4 +22,22 @@ func Accesses() {
 	*rt.W(&s, 3, &c) = *rt.R(&s, 4, &c)     // want R W
 	*rt.W(&p, 5, &c) = *rt.R(&p, 6, &c)     // want R W
 	*rt.W(&b, 7, nil) = *rt.R(&b, 8, nil)   // want R W
+}
+
+var (
+	m  map[string]int
+	bs []byte
+	us []uint64
+)
+
+func Collections(x []byte) {
+	_ = rt.MapR(m, 9)["k"]          // want MapR
+	rt.MapW(m, 10)["k"] = 1         // want MapW
+	_ = string(rt.SliceR(bs, 11))   // want SliceR
+	_ = rt.SliceW(us, 12)           // want SliceW
+	_ = rt.Copy(bs, x, 13)          // want Copy
+	_ = rt.CopyString(bs, s, 14)    // want CopyString
+	bs = rt.Append(15, bs, x...)    // want Append
+	us = rt.Append(16, us, 1, 2)    // want Append
+	bs = rt.AppendString(17, bs, s) // want AppendString
 }
