@@ -45,6 +45,16 @@ func atomicPre(addr, size uintptr, kind int, site uint64) syncRef {
 	return syncRef{addr, sv}
 }
 
+// atomicStored is atomicPre for a store. Three arguments keep the
+// generated store wrappers within the inliner's budget, where
+// atomicPre's four would not: with the gate closed a store is then the
+// store, a load of the gate and a branch.
+//
+//go:noinline
+func atomicStored(p unsafe.Pointer, size uintptr, site uint64) {
+	atomicPre(uintptr(p), size, atomicStore, site)
+}
+
 // atomicLoaded4 and atomicLoaded8 are atomicLoaded for loads of 4 and 8
 // bytes. Two arguments keep the generated load wrappers within the
 // inliner's budget, where atomicLoaded's three would not.

@@ -18,8 +18,8 @@ func AtomicLoadInt32(addr *int32, site uint64) int32 {
 
 // AtomicStoreInt32 is atomic.StoreInt32, ordered as a release.
 func AtomicStoreInt32(addr *int32, val int32, site uint64) {
-	if syncHot() {
-		atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 1, site)
+	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+		atomicStored(unsafe.Pointer(addr), unsafe.Sizeof(*addr), site)
 	}
 	atomic.StoreInt32(addr, val)
 }
@@ -104,8 +104,8 @@ func AtomicLoadInt64(addr *int64, site uint64) int64 {
 
 // AtomicStoreInt64 is atomic.StoreInt64, ordered as a release.
 func AtomicStoreInt64(addr *int64, val int64, site uint64) {
-	if syncHot() {
-		atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 1, site)
+	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+		atomicStored(unsafe.Pointer(addr), unsafe.Sizeof(*addr), site)
 	}
 	atomic.StoreInt64(addr, val)
 }
@@ -190,8 +190,8 @@ func AtomicLoadUint32(addr *uint32, site uint64) uint32 {
 
 // AtomicStoreUint32 is atomic.StoreUint32, ordered as a release.
 func AtomicStoreUint32(addr *uint32, val uint32, site uint64) {
-	if syncHot() {
-		atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 1, site)
+	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+		atomicStored(unsafe.Pointer(addr), unsafe.Sizeof(*addr), site)
 	}
 	atomic.StoreUint32(addr, val)
 }
@@ -276,8 +276,8 @@ func AtomicLoadUint64(addr *uint64, site uint64) uint64 {
 
 // AtomicStoreUint64 is atomic.StoreUint64, ordered as a release.
 func AtomicStoreUint64(addr *uint64, val uint64, site uint64) {
-	if syncHot() {
-		atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 1, site)
+	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+		atomicStored(unsafe.Pointer(addr), unsafe.Sizeof(*addr), site)
 	}
 	atomic.StoreUint64(addr, val)
 }
@@ -362,8 +362,8 @@ func AtomicLoadUintptr(addr *uintptr, site uint64) uintptr {
 
 // AtomicStoreUintptr is atomic.StoreUintptr, ordered as a release.
 func AtomicStoreUintptr(addr *uintptr, val uintptr, site uint64) {
-	if syncHot() {
-		atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 1, site)
+	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+		atomicStored(unsafe.Pointer(addr), unsafe.Sizeof(*addr), site)
 	}
 	atomic.StoreUintptr(addr, val)
 }
@@ -448,8 +448,8 @@ func AtomicLoadPointer(addr *unsafe.Pointer, site uint64) (val unsafe.Pointer) {
 
 // AtomicStorePointer is atomic.StorePointer, ordered as a release.
 func AtomicStorePointer(addr *unsafe.Pointer, val unsafe.Pointer, site uint64) {
-	if syncHot() {
-		atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 1, site)
+	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+		atomicStored(unsafe.Pointer(addr), unsafe.Sizeof(*addr), site)
 	}
 	atomic.StorePointer(addr, val)
 }
@@ -495,8 +495,8 @@ func AtomicInt32Load(x *atomic.Int32, site uint64) int32 {
 
 // AtomicInt32Store is (*atomic.Int32).Store, ordered as a release.
 func AtomicInt32Store(x *atomic.Int32, val int32, site uint64) {
-	if syncHot() {
-		atomicPre(addrOf(x), unsafe.Sizeof(*x), 1, site)
+	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+		atomicStored(unsafe.Pointer(x), unsafe.Sizeof(*x), site)
 	}
 	x.Store(val)
 }
@@ -581,8 +581,8 @@ func AtomicInt64Load(x *atomic.Int64, site uint64) int64 {
 
 // AtomicInt64Store is (*atomic.Int64).Store, ordered as a release.
 func AtomicInt64Store(x *atomic.Int64, val int64, site uint64) {
-	if syncHot() {
-		atomicPre(addrOf(x), unsafe.Sizeof(*x), 1, site)
+	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+		atomicStored(unsafe.Pointer(x), unsafe.Sizeof(*x), site)
 	}
 	x.Store(val)
 }
@@ -667,8 +667,8 @@ func AtomicUint32Load(x *atomic.Uint32, site uint64) uint32 {
 
 // AtomicUint32Store is (*atomic.Uint32).Store, ordered as a release.
 func AtomicUint32Store(x *atomic.Uint32, val uint32, site uint64) {
-	if syncHot() {
-		atomicPre(addrOf(x), unsafe.Sizeof(*x), 1, site)
+	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+		atomicStored(unsafe.Pointer(x), unsafe.Sizeof(*x), site)
 	}
 	x.Store(val)
 }
@@ -753,8 +753,8 @@ func AtomicUint64Load(x *atomic.Uint64, site uint64) uint64 {
 
 // AtomicUint64Store is (*atomic.Uint64).Store, ordered as a release.
 func AtomicUint64Store(x *atomic.Uint64, val uint64, site uint64) {
-	if syncHot() {
-		atomicPre(addrOf(x), unsafe.Sizeof(*x), 1, site)
+	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+		atomicStored(unsafe.Pointer(x), unsafe.Sizeof(*x), site)
 	}
 	x.Store(val)
 }
@@ -839,8 +839,8 @@ func AtomicUintptrLoad(x *atomic.Uintptr, site uint64) uintptr {
 
 // AtomicUintptrStore is (*atomic.Uintptr).Store, ordered as a release.
 func AtomicUintptrStore(x *atomic.Uintptr, val uintptr, site uint64) {
-	if syncHot() {
-		atomicPre(addrOf(x), unsafe.Sizeof(*x), 1, site)
+	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+		atomicStored(unsafe.Pointer(x), unsafe.Sizeof(*x), site)
 	}
 	x.Store(val)
 }
@@ -925,8 +925,8 @@ func AtomicBoolLoad(x *atomic.Bool, site uint64) bool {
 
 // AtomicBoolStore is (*atomic.Bool).Store, ordered as a release.
 func AtomicBoolStore(x *atomic.Bool, val bool, site uint64) {
-	if syncHot() {
-		atomicPre(addrOf(x), unsafe.Sizeof(*x), 1, site)
+	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+		atomicStored(unsafe.Pointer(x), unsafe.Sizeof(*x), site)
 	}
 	x.Store(val)
 }
@@ -972,8 +972,8 @@ func AtomicPointerLoad[T any](x *atomic.Pointer[T], site uint64) *T {
 
 // AtomicPointerStore is (*atomic.Pointer).Store, ordered as a release.
 func AtomicPointerStore[T any](x *atomic.Pointer[T], val *T, site uint64) {
-	if syncHot() {
-		atomicPre(addrOf(x), unsafe.Sizeof(*x), 1, site)
+	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+		atomicStored(unsafe.Pointer(x), unsafe.Sizeof(*x), site)
 	}
 	x.Store(val)
 }
@@ -1023,8 +1023,8 @@ func AtomicValueLoad(x *atomic.Value, site uint64) (val any) {
 
 // AtomicValueStore is (*atomic.Value).Store, ordered as a release.
 func AtomicValueStore(x *atomic.Value, val any, site uint64) {
-	if syncHot() {
-		atomicPre(addrOf(x), unsafe.Sizeof(*x), 1, site)
+	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+		atomicStored(unsafe.Pointer(x), unsafe.Sizeof(*x), site)
 	}
 	x.Store(val)
 }

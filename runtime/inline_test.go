@@ -11,7 +11,8 @@ import (
 )
 
 // TestHooksInline compiles testdata/inline, where the expression hooks
-// (R and W, and those of maps, slices, copy and append) are called as
+// (R and W, and those of maps, slices, copy and append) and the atomic
+// loads and stores are called as
 // instrumented code calls them, and checks that the compiler inlines
 // every call: each is within a few points of the inliner's budget, and a
 // change that puts one over it turns every such operation of every

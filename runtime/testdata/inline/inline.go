@@ -5,7 +5,11 @@
 // branch, not a call.
 package inline
 
-import rt "github.com/racegen/racegen/runtime"
+import (
+	"sync/atomic"
+
+	rt "github.com/racegen/racegen/runtime"
+)
 
 type pair struct{ a, b int32 }
 
@@ -40,4 +44,17 @@ func Collections(x []byte) {
 	bs = rt.Append(15, bs, x...)    // want Append
 	us = rt.Append(16, us, 1, 2)    // want Append
 	bs = rt.AppendString(17, bs, s) // want AppendString
+}
+
+var (
+	n64 int64
+	u64 atomic.Uint64
+)
+
+// Atomics: loads and stores inline; read-modify-writes, which must test
+// the gate on both sides of the operation, do not fit the budget.
+func Atomics() int64 {
+	rt.AtomicStoreInt64(&n64, 1, 18)    // want AtomicStoreInt64
+	rt.AtomicUint64Store(&u64, 1, 19)   // want AtomicUint64Store
+	return rt.AtomicLoadInt64(&n64, 20) // want AtomicLoadInt64
 }
