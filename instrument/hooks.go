@@ -35,7 +35,31 @@ type hook struct {
 	// spread marks a hook that takes the results of one call as its
 	// arguments, as in IO2(f()).
 	spread bool
+
+	// split, for a wrapper of a lock's method, says how a statement
+	// that calls it is written out instead (lockstmt.go).
+	split *split
 }
+
+// A split is how a statement that calls a lock's wrapper is written out:
+// the method, called as the program called it, and the detector's half,
+// called only when SyncHot reports that the detector must see the
+// operation: after the method for a lock, which acquires, and before it
+// for an unlock, which releases.
+type split struct {
+	method string
+	half   *hook
+	after  bool
+}
+
+// splitHook declares the wrapper name of the lock method method, whose
+// detector's half is the hook half, called after the method if after.
+func splitHook(name, method, half string, after bool) *hook {
+	return newHook(hook{name: name, params: justPtr, split: &split{method, newHook(hook{name: half, params: justPtr}), after}})
+}
+
+// hookSyncHot reports whether a lock statement's half must be called.
+var hookSyncHot = newHook(hook{name: "SyncHot", results: justBool})
 
 func (h *hook) String() string { return h.name }
 
@@ -258,16 +282,16 @@ var raceHooks = map[string]*hook{
 // it.
 var syncWrappers = map[string]map[string]*hook{
 	"Mutex": {
-		"Lock":    newHook(hook{name: "Lock", params: justPtr}),
-		"Unlock":  newHook(hook{name: "Unlock", params: justPtr}),
+		"Lock":    splitHook("Lock", "Lock", "Locked", true),
+		"Unlock":  splitHook("Unlock", "Unlock", "Unlocking", false),
 		"TryLock": newHook(hook{name: "TryLock", params: justPtr, results: justBool}),
 	},
 	"RWMutex": {
-		"Lock":     newHook(hook{name: "RWLock", params: justPtr}),
-		"Unlock":   newHook(hook{name: "RWUnlock", params: justPtr}),
+		"Lock":     splitHook("RWLock", "Lock", "RWLocked", true),
+		"Unlock":   splitHook("RWUnlock", "Unlock", "RWUnlocking", false),
 		"TryLock":  newHook(hook{name: "RWTryLock", params: justPtr, results: justBool}),
-		"RLock":    newHook(hook{name: "RLock", params: justPtr}),
-		"RUnlock":  newHook(hook{name: "RUnlock", params: justPtr}),
+		"RLock":    splitHook("RLock", "RLock", "RLocked", true),
+		"RUnlock":  splitHook("RUnlock", "RUnlock", "RUnlocking", false),
 		"TryRLock": newHook(hook{name: "TryRLock", params: justPtr, results: justBool}),
 		"RLocker":  hookRLocker,
 	},

@@ -56,7 +56,7 @@ func TestGoldenStatic(t *testing.T) {
 					t.Errorf("%s: %d dynamic hooks %s in a static build", c.golden, hooks[h], h)
 				}
 			}
-			for _, h := range []string{"Lock", "Unlock", "GoFork"} {
+			for _, h := range []string{"Locked", "Unlocking", "GoFork"} {
 				if hooks[h] == 0 {
 					t.Errorf("%s: synchronization hook %s missing", c.golden, h)
 				}

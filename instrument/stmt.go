@@ -131,6 +131,11 @@ func (fr *fileRewriter) stmt1(s dst.Stmt) []dst.Stmt {
 	switch s := s.(type) {
 	case *dst.ExprStmt:
 		s.X = fr.rvalue(s.X)
+		if !fr.simple {
+			if b := fr.lockStmt(s); b != nil {
+				return []dst.Stmt{b}
+			}
+		}
 	case *dst.AssignStmt:
 		return fr.assign(s)
 	case *dst.IncDecStmt:

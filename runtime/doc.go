@@ -63,7 +63,9 @@
 //   - package sync: Lock, Unlock, TryLock, RLock, RUnlock, RWLock,
 //     RWUnlock, RWTryLock, TryRLock, RLocker, LockerLock, LockerUnlock, the
 //     WaitGroup, Once, Cond, Map and Pool functions, OnceFunc, OnceValue and
-//     OnceValues;
+//     OnceValues; and the detector's halves of the first six, which the
+//     instrumenter calls around the method itself when SyncHot says so:
+//     Locked, Unlocking, RLocked, RUnlocking, RWLocked and RWUnlocking;
 //   - package sync/atomic: the Atomic functions (atomic_gen.go);
 //   - the results of cgo calls: IO1, IO2 and IO3.
 //

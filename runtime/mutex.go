@@ -2,12 +2,34 @@ package runtime
 
 import "sync"
 
+// The wrappers of Lock, Unlock, RLock and RUnlock are each the method
+// and, when SyncHot reports that the detector must see it, the
+// detector's half: after the method for a lock, which acquires, before
+// it for an unlock, which releases. The instrumenter writes that split
+// out in place of a statement that calls the method (m.Lock() becomes
+// m.Lock(); if SyncHot() { Locked(m) }), so that with the gate closed
+// the method compiles as in the original and costs a load and a branch
+// more; the wrappers remain for the other forms (defer m.Unlock(),
+// method values).
+
+// SyncHot reports whether a synchronization operation must call into the
+// detector: to record it (the gate is open, or the build is static) or to
+// count it for the pacer.
+func SyncHot() bool { return syncHot() }
+
 // Lock locks m and orders the caller after m's last unlock.
 func Lock(m *sync.Mutex) {
 	m.Lock()
 	if syncHot() {
-		acquireAt(addrOf(m))
+		Locked(m)
 	}
+}
+
+// Locked is the detector's half of m.Lock(), called after it: the
+// caller is ordered after m's last unlock, and the lock's update of m's
+// state is an access.
+func Locked(m *sync.Mutex) {
+	acquireAt(addrOf(m))
 	mutexAccess(addrOf(m), siteMutexLock)
 }
 
@@ -26,21 +48,32 @@ func TryLock(m *sync.Mutex) bool {
 
 // Unlock releases the caller's clock into m and unlocks it.
 func Unlock(m *sync.Mutex) {
-	mutexAccess(addrOf(m), siteMutexUnlock)
 	if syncHot() {
-		releaseAt(addrOf(m))
+		Unlocking(m)
 	}
 	m.Unlock()
+}
+
+// Unlocking is the detector's half of m.Unlock(), called before it: the
+// caller's clock is released into m.
+func Unlocking(m *sync.Mutex) {
+	mutexAccess(addrOf(m), siteMutexUnlock)
+	releaseAt(addrOf(m))
 }
 
 // RWLock write-locks rw: the caller is ordered after the last Unlock and
 // after every RUnlock before it.
 func RWLock(rw *sync.RWMutex) {
-	access(addrOf(rw), 1, siteRWMutexLock, opRead)
 	rw.Lock()
 	if syncHot() {
-		lockAt(addrOf(rw))
+		RWLocked(rw)
 	}
+}
+
+// RWLocked is the detector's half of rw.Lock(), called after it.
+func RWLocked(rw *sync.RWMutex) {
+	access(addrOf(rw), 1, siteRWMutexLock, opRead)
+	lockAt(addrOf(rw))
 }
 
 // RWTryLock tries to write-lock rw.
@@ -57,20 +90,30 @@ func RWTryLock(rw *sync.RWMutex) bool {
 
 // RWUnlock write-unlocks rw.
 func RWUnlock(rw *sync.RWMutex) {
-	access(addrOf(rw), 1, siteRWMutexUnlock, opRead)
 	if syncHot() {
-		releaseAt(addrOf(rw))
+		RWUnlocking(rw)
 	}
 	rw.Unlock()
 }
 
+// RWUnlocking is the detector's half of rw.Unlock(), called before it.
+func RWUnlocking(rw *sync.RWMutex) {
+	access(addrOf(rw), 1, siteRWMutexUnlock, opRead)
+	releaseAt(addrOf(rw))
+}
+
 // RLock read-locks rw: the caller is ordered after the last Unlock.
 func RLock(rw *sync.RWMutex) {
-	access(addrOf(rw), 1, siteRWMutexRLock, opRead)
 	rw.RLock()
 	if syncHot() {
-		acquireAt(addrOf(rw))
+		RLocked(rw)
 	}
+}
+
+// RLocked is the detector's half of rw.RLock(), called after it.
+func RLocked(rw *sync.RWMutex) {
+	access(addrOf(rw), 1, siteRWMutexRLock, opRead)
+	acquireAt(addrOf(rw))
 }
 
 // TryRLock tries to read-lock rw.
@@ -87,11 +130,16 @@ func TryRLock(rw *sync.RWMutex) bool {
 
 // RUnlock read-unlocks rw; the next writer is ordered after it.
 func RUnlock(rw *sync.RWMutex) {
-	access(addrOf(rw), 1, siteRWMutexRUnlock, opRead)
 	if syncHot() {
-		releaseReverseAt(addrOf(rw))
+		RUnlocking(rw)
 	}
 	rw.RUnlock()
+}
+
+// RUnlocking is the detector's half of rw.RUnlock(), called before it.
+func RUnlocking(rw *sync.RWMutex) {
+	access(addrOf(rw), 1, siteRWMutexRUnlock, opRead)
+	releaseReverseAt(addrOf(rw))
 }
 
 // RLocker returns a Locker for rw's read side whose Lock and Unlock are

@@ -1,0 +1,54 @@
+package instrument
+
+import "github.com/dave/dst"
+
+// lockStmt writes out a statement s that calls a lock's wrapper, such as
+// racegenrt.Lock(&mu), the rewrite of mu.Lock(), as the method itself and
+// the detector's half (see split):
+//
+//	{
+//		racegen_m1 := &mu
+//		racegen_m1.Lock()
+//		if racegenrt.SyncHot() {
+//			racegenrt.Locked(racegen_m1)
+//		}
+//	}
+//
+// With the gate closed, at rate 0 and between Pacer's sampling periods,
+// the method then compiles in the caller as in the original, inlined
+// where the compiler inlines it, and the detector costs a load and a
+// branch instead of a call of the wrapper around the method. The
+// receiver is evaluated once, as in the wrapper's call. It returns nil
+// if s is not such a statement; other calls of the wrappers (defer
+// mu.Unlock(), method values, sync.Locker) keep them.
+func (fr *fileRewriter) lockStmt(s *dst.ExprStmt) dst.Stmt {
+	call, ok := s.X.(*dst.CallExpr)
+	if !ok || len(call.Args) != 1 {
+		return nil
+	}
+	sel, ok := call.Fun.(*dst.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	if x, ok := sel.X.(*dst.Ident); !ok || x.Name != fr.rtName {
+		return nil
+	}
+	h := hookTable[sel.Sel.Name]
+	if h == nil || h.split == nil {
+		return nil
+	}
+	m := fr.temp("m")
+	method := exprStmt(&dst.CallExpr{Fun: &dst.SelectorExpr{X: ident(m), Sel: ident(h.split.method)}})
+	half := &dst.IfStmt{
+		Cond: fr.rtCall(hookSyncHot),
+		Body: block(exprStmt(fr.rtCall(h.split.half, ident(m)))),
+	}
+	list := []dst.Stmt{define([]string{m}, call.Args[0]), half, method}
+	if h.split.after {
+		list[1], list[2] = method, half
+	}
+	fr.fromAll(list, s)
+	b := fr.from(block(list...), s)
+	moveDecs(b, s)
+	return b
+}
