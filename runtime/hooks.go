@@ -42,9 +42,11 @@ func W[T any](p *T, site uint64, c *Ctx) *T {
 // caller as it would be without them. Until they did, an append of a few
 // bytes in a hot loop was a call of a generic function at rate 0
 // (fastcache's bucket.Set: 44 of the 148 million instructions racegen
-// added to its benchmarks at rate 0). What the open gate needs is in
-// accessArgs, not generic, called with the few arguments that keep each
-// hook within the inliner's budget; TestHooksInline checks that they are.
+// added to its benchmarks at rate 0). What the open gate needs is in the
+// functions below them (accessArgs, sliceArgs, copyArgs, copyStringArgs,
+// appendArgs): not generic, not inlined, and called with the few
+// arguments that keep each hook within the inliner's budget, operands
+// passed by address. TestHooksInline checks that the hooks inline.
 
 // MapR records a read of the map m and returns m.
 func MapR[M ~map[K]V, K comparable, V any](m M, site uint64) M {
