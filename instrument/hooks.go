@@ -52,8 +52,8 @@ type split struct {
 	after  bool
 }
 
-// splitHook declares the wrapper name of the lock method method, whose
-// detector's half is the hook half, called after the method if after.
+// splitHook declares name, the wrapper of a lock's method, with its
+// split: the method and the hook half, called after the method if after.
 func splitHook(name, method, half string, after bool) *hook {
 	return newHook(hook{name: name, params: justPtr, split: &split{method, newHook(hook{name: half, params: justPtr}), after}})
 }
