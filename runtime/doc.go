@@ -63,9 +63,10 @@
 //   - package sync: Lock, Unlock, TryLock, RLock, RUnlock, RWLock,
 //     RWUnlock, RWTryLock, TryRLock, RLocker, LockerLock, LockerUnlock, the
 //     WaitGroup, Once, Cond, Map and Pool functions, OnceFunc, OnceValue and
-//     OnceValues; and the detector's halves of the first six, which the
-//     instrumenter calls around the method itself when SyncHot says so:
-//     Locked, Unlocking, RLocked, RUnlocking, RWLocked and RWUnlocking;
+//     OnceValues; and the detector's halves of Lock, Unlock, RLock,
+//     RUnlock, RWLock and RWUnlock, which the instrumenter calls around
+//     the method itself when SyncHot says so: Locked, Unlocking, RLocked,
+//     RUnlocking, RWLocked and RWUnlocking;
 //   - package sync/atomic: the Atomic functions (atomic_gen.go);
 //   - the results of cgo calls: IO1, IO2 and IO3.
 //
