@@ -4,9 +4,8 @@ import "sync"
 
 // The wrappers Lock, Unlock, RWLock, RWUnlock, RLock and RUnlock are
 // each the method and, when SyncHot reports that the detector must see
-// it, the
-// detector's half: after the method for a lock, which acquires, before
-// it for an unlock, which releases. The instrumenter writes that split
+// it, the detector's half: after the method for a lock, which acquires,
+// before it for an unlock, which releases. The instrumenter writes that split
 // out in place of a statement that calls the method (m.Lock() becomes
 // m.Lock(); if SyncHot() { Locked(m) }), so that with the gate closed
 // the method compiles as in the original and costs a load and a branch
