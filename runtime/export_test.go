@@ -44,6 +44,12 @@ func GoroutineTableLen() int {
 
 const QuarantineSlots = quarantineSlots
 
+// DefaultSlots is the default of the slots option.
+const DefaultSlots = defaultSlots
+
+// CurrentSlot returns the slot of the calling goroutine.
+func CurrentSlot() uint32 { return current().tid }
+
 // SyncGCGen brings the detector's GC cycle count up to date, as a report
 // does, so that a test starts without a pending catch-up.
 func SyncGCGen() uint32 { return exactGen() }

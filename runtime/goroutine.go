@@ -43,6 +43,7 @@ func GoFork() Goroutine {
 		t.vc.set(t.tid, c)
 	}
 	u.vc = t.share()
+	u.catchUp()
 	u.changed()
 	u.parent = t.goid
 	var pcs [creationDepth]uintptr

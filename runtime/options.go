@@ -18,6 +18,10 @@ package runtime
 //	watchpoints=hw|sw     hw (default) uses hardware data breakpoints where
 //	                      the system allows them; sw forces the software
 //	                      watchpoints
+//	slots=N               at most N goroutines get clock entries of their
+//	                      own (1024); more alive at once share them, which
+//	                      bounds the cost of synchronization but can hide
+//	                      races between goroutines that share (slots.go)
 //	history=N             below rate 1, forget the access history once N
 //	                      periods without sampling have followed the last
 //	                      sampling period (see expire.go); 0 keeps it until
@@ -33,12 +37,13 @@ type options struct {
 	watch           int64   // ns
 	swWatch         bool    // watchpoints=sw
 	history         int     // non-sampling periods history outlives, 0 for no limit
+	slots           int     // most vector clock entries (slots.go)
 }
 
 // OptionsEnv is the environment variable the options are read from.
 const OptionsEnv = "RACEGEN_OPTIONS"
 
-var opts = options{exitCode: 66, dedup: true, rate: buildRate, watch: buildWatch, history: defaultHistory}
+var opts = options{exitCode: 66, dedup: true, rate: buildRate, watch: buildWatch, history: defaultHistory, slots: defaultSlots}
 
 func loadOptions() {
 	o, errs := parseOptions(getenv(OptionsEnv))
@@ -51,7 +56,7 @@ func loadOptions() {
 // parseOptions parses s, keeping defaults for values it cannot use and
 // returning one error for each.
 func parseOptions(s string) (options, []error) {
-	o := options{exitCode: 66, dedup: true, rate: buildRate, watch: buildWatch, history: defaultHistory}
+	o := options{exitCode: 66, dedup: true, rate: buildRate, watch: buildWatch, history: defaultHistory, slots: defaultSlots}
 	var errs []error
 	for _, f := range fields(s) {
 		name, val, ok := cut(f, "=")
@@ -88,6 +93,14 @@ func parseOptions(s string) (options, []error) {
 			}
 			if err != nil {
 				o.history = defaultHistory
+			}
+		case "slots":
+			o.slots, err = parseInt(val)
+			if err == nil && !(o.slots >= 1 && o.slots <= maxTid+1) {
+				err = errorString("out of range [1, 16777216]")
+			}
+			if err != nil {
+				o.slots = defaultSlots
 			}
 		case "watch":
 			o.watch, err = parseDuration(val)

@@ -57,7 +57,7 @@ func reportRace(t *thread, addr, size uintptr, site uint64, write bool, cf confl
 		},
 	}
 	r.cur.g = describe(t)
-	if p := slotThread(cf.prev.tid()); p != nil && cf.prev.clock() >= p.start {
+	if p := slotOwner(cf.prev); p != nil {
 		r.prev.goid = p.goid
 		r.prev.g = describe(p)
 	}

@@ -55,6 +55,8 @@ func runChild() {
 		childRace()
 		childRace() // same sites: reported once
 		rt.Exit(0)
+	case "shared-slots":
+		sharedSlots()
 	}
 	os.Exit(0)
 }

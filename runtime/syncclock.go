@@ -171,7 +171,10 @@ func (s *syncClock) merge(t *thread) {
 		s.vc.join(tv)
 	}
 	s.merged = tv
-	if s.e != 0 && s.e.tid() != t.tid && s.vc.get(s.e.tid()) < s.e.clock() {
+	// s.e leaves s for its vclock unless t's own epoch covers it, which
+	// it does if it is t's, and need not if a goroutine sharing t's slot
+	// released it.
+	if s.e != 0 && t.clockOf(s.e.tid()) < s.e.clock() && s.vc.get(s.e.tid()) < s.e.clock() {
 		if s.vc == nil || s.vc.frozen.Load() {
 			s.vc = s.vc.clone(int(s.e.tid()) + 1)
 		}

@@ -36,6 +36,10 @@ type thread struct {
 	// at earlier clocks were made by a goroutine that held it before.
 	start uint64
 
+	// sharer is set when t shares its slot with the goroutine that
+	// holds it (slots.go).
+	sharer bool
+
 	g    uintptr // the runtime g this goroutine runs on
 	goid int64
 
@@ -136,9 +140,17 @@ func (t *thread) acquire(s *syncClock) {
 			t.nextCov++
 		}
 	}
-	if e := s.e; e != 0 && e.tid() != t.tid && t.vc.get(e.tid()) < e.clock() {
-		t.own(int(e.tid()) + 1)
-		t.vc.set(e.tid(), e.clock())
+	if e := s.e; e != 0 && t.clockOf(e.tid()) < e.clock() {
+		if e.tid() == t.tid {
+			// Released by another goroutine sharing t's slot.
+			t.ep.Store(uint64(e))
+		} else {
+			t.own(int(e.tid()) + 1)
+			t.vc.set(e.tid(), e.clock())
+		}
+		changed = true
+	}
+	if t.catchUp() {
 		changed = true
 	}
 	if changed {
@@ -158,6 +170,19 @@ func (t *thread) acquire(s *syncClock) {
 	}
 }
 
+// catchUp raises t's own clock to the entry for t's slot in its vclock
+// if that is higher, which happens only when another goroutine shares the
+// slot (slots.go) and t has learned of its clock: the accesses it made at
+// that clock must look ordered before t's. It reports whether t's clock
+// changed.
+func (t *thread) catchUp() bool {
+	if c := t.vc.get(t.tid); c > t.epoch().clock() {
+		t.ep.Store(uint64(mkEpoch(t.tid, c)))
+		return true
+	}
+	return false
+}
+
 // covers reports whether v is one of the frozen vclocks t has joined.
 func (t *thread) covers(v *vclock) bool {
 	for _, c := range t.covered {
@@ -166,111 +191,6 @@ func (t *thread) covers(v *vclock) bool {
 		}
 	}
 	return false
-}
-
-// The slot table maps tids to the thread that holds them (or last held
-// them, until the slot is reused). Slots of finished goroutines are reused
-// in FIFO order after a quarantine, so that a race between a finished
-// goroutine and one of the next quarantineSlots goroutines is still seen:
-// a reused slot continues its predecessor's clock, which orders the
-// predecessor's accesses before the successor's (a possible miss, never a
-// false report).
-const quarantineSlots = 1024
-
-var slots struct {
-	mu    sync.Mutex
-	tab   atomic.Pointer[[]atomic.Pointer[thread]]
-	next  uint32   // first never-used tid
-	free  []uint32 // FIFO of finished tids
-	head  int      // index of the oldest entry in free
-	clock []uint64 // last clock of each finished tid
-	gen   []uint32 // owners each tid has had, for versions (version.go)
-}
-
-// allocTid returns a free slot, the clock its new owner starts at and the
-// slot's owner generation (0 when slot 0 is shared by overflow: threads
-// sharing a slot have no versions).
-func allocTid() (uint32, uint64, uint32) {
-	slots.mu.Lock()
-	defer slots.mu.Unlock()
-	if len(slots.free)-slots.head > quarantineSlots {
-		tid := slots.free[slots.head]
-		slots.head++
-		if slots.head > len(slots.free)/2 && slots.head > 4096 {
-			slots.free = append(slots.free[:0], slots.free[slots.head:]...)
-			slots.head = 0
-		}
-		if slots.gen[tid] < maxVerGen {
-			slots.gen[tid]++
-		}
-		return tid, slots.clock[tid] + 1, slots.gen[tid]
-	}
-	tid := slots.next
-	if tid > maxTid {
-		// More than 16M goroutines alive at once (or in quarantine):
-		// fold the newcomer into slot 0's history. Goroutines sharing a
-		// slot look ordered to the detector, which can hide races but
-		// never invents one.
-		return 0, 0, 0
-	}
-	slots.next++
-	slots.clock = append(slots.clock, 0)
-	slots.gen = append(slots.gen, 1)
-	return tid, 1, 1
-}
-
-// freeTid returns t's slot to the pool.
-func freeTid(t *thread) {
-	if t.tid == 0 {
-		return
-	}
-	slots.mu.Lock()
-	slots.clock[t.tid] = t.epoch().clock()
-	slots.free = append(slots.free, t.tid)
-	slots.mu.Unlock()
-}
-
-// publish records t as the holder of its slot.
-func publish(t *thread) {
-	tab := slots.tab.Load()
-	if tab == nil || int(t.tid) >= len(*tab) {
-		slots.mu.Lock()
-		tab = slots.tab.Load()
-		if tab == nil || int(t.tid) >= len(*tab) {
-			n := 1024
-			if tab != nil {
-				n = 2 * len(*tab)
-			}
-			for n <= int(t.tid) {
-				n *= 2
-			}
-			nt := make([]atomic.Pointer[thread], n)
-			if tab != nil {
-				for i := range *tab {
-					nt[i].Store((*tab)[i].Load())
-				}
-			}
-			slots.tab.Store(&nt)
-			tab = &nt
-		}
-		slots.mu.Unlock()
-	}
-	(*tab)[t.tid].Store(t)
-	// A concurrent grow may have copied the table before our store.
-	if nt := slots.tab.Load(); nt != tab {
-		slots.mu.Lock()
-		(*slots.tab.Load())[t.tid].Store(t)
-		slots.mu.Unlock()
-	}
-}
-
-// slotThread returns the thread that holds or last held slot tid.
-func slotThread(tid uint32) *thread {
-	tab := slots.tab.Load()
-	if tab == nil || int(tid) >= len(*tab) {
-		return nil
-	}
-	return (*tab)[tid].Load()
 }
 
 // freshMark is the gtable entry of a g running a goroutine forked while
@@ -288,10 +208,8 @@ func newThread() *thread {
 
 // takeSlot gives t a slot and starts its clock there.
 func (t *thread) takeSlot() {
-	tid, clock, gen := allocTid()
-	if clock == 0 { // slot 0 shared: continue its clock
-		clock = slotThread(0).epoch().clock()
-	}
+	tid, clock, gen, shared := allocTid()
+	t.sharer = shared
 	t.tid = tid
 	t.ep.Store(uint64(mkEpoch(tid, clock)))
 	t.start = clock
@@ -372,38 +290,14 @@ func lazyContext(gp uintptr, goid int64, cleanup bool) *thread {
 	t.createdBy = creatorText()
 	t.cleanup = cleanup
 	t.vc = everyClock(cleanup)
-	t.ep.Add(1 << tidBits) // start past everything just joined (slot 0 may be shared)
+	t.catchUp()
+	t.ep.Add(1 << tidBits) // start past everything just joined
 	t.changed()
 	publish(t)
 	if gp != 0 {
 		gtab.store(gp, t)
 	}
 	return t
-}
-
-// everyClock returns a new vclock holding every slot's current clock:
-// that of the goroutine that holds the slot, or of the last one that
-// held it, whose clock the next holder continues. With exceptCleanups it
-// leaves out the slots of cleanup contexts (see Cleanup).
-func everyClock(exceptCleanups bool) *vclock {
-	vc := &vclock{}
-	if tab := slots.tab.Load(); tab != nil {
-		vc.c = make([]uint64, len(*tab))
-		for i := range *tab {
-			if u := (*tab)[i].Load(); u != nil && !(exceptCleanups && u.cleanup) {
-				vc.c[i] = u.epoch().clock()
-			}
-		}
-	}
-	// The table has room for more slots than were ever used; trim the
-	// zero tail, which every go statement of a thread holding vc would
-	// otherwise copy.
-	n := len(vc.c)
-	for n > 0 && vc.c[n-1] == 0 {
-		n--
-	}
-	vc.c = vc.c[:n]
-	return vc
 }
 
 // currentSlow identifies goroutines by id parsed from runtime.Stack on

@@ -22,7 +22,7 @@ package runtime
 // goroutines, whose clocks do not cover their predecessors', so a
 // version carries the slot's owner generation in its high bits and two
 // versions are compared only within one generation. Threads that share
-// slot 0 once 2^24 slots are in use have no versions (ver 0), and a
+// a slot with its holder (slots.go) have no versions (ver 0), and a
 // version that would overflow its count or generation disables versions
 // for that owner. A version epoch that is zero, or that a thread does not
 // know, only costs the full comparison, so every shortcut here skips a
