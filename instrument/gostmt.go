@@ -8,19 +8,32 @@ import (
 	"github.com/dave/dst"
 )
 
-// goStmt rewrites go f(x) so that the detector sees the new goroutine
-// created after everything the parent did before the go statement,
-// including the evaluation of f and x, which Go performs in the parent:
+// goStmt rewrites a go statement so that the detector sees the new
+// goroutine created after everything the parent did before the go
+// statement, including the evaluation of the function and its arguments,
+// which Go performs in the parent. A function literal stays the
+// goroutine's function, so that its name in tracebacks (pkg.F.funcN) is
+// the original one, and gets the prologue:
+//
+//	{
+//		a := x
+//		g := racegenrt.GoFork()
+//		go func(a T) { racegenrt.GoStart(g); defer racegenrt.GoEnd(); ... }(a)
+//	}
+//
+// Any other function is called by the go statement as written, with its
+// function value and arguments evaluated before it:
 //
 //	{
 //		fn, a := f, x
-//		g := racegenrt.GoFork()
-//		go func() { racegenrt.GoStart(g); defer racegenrt.GoEnd(); fn(a) }()
+//		s := racegenrt.GoSpawn()
+//		go fn(a)
+//		racegenrt.GoSpawned(s)
 //	}
 //
-// Function names, builtins, untyped constants and nil are left in place.
-// A function literal stays the goroutine's function, so that its name in
-// tracebacks (pkg.F.funcN) is the original one, and gets the prologue.
+// so that the goroutine's stack has no frame the program's does not
+// (runtime/spawn.go). Function names, builtins, untyped constants and nil
+// are left in place.
 func (fr *fileRewriter) goStmt(s *dst.GoStmt) dst.Stmt {
 	a, ok := fr.dec.Ast.Nodes[s].(*ast.GoStmt)
 	if !ok {
@@ -82,23 +95,32 @@ func (fr *fileRewriter) goStmt(s *dst.GoStmt) dst.Stmt {
 			call.Args[i] = ident(t)
 		}
 	}
+	if !isLit {
+		// No function of the program's own to register the goroutine
+		// in: GoSpawn hands it its state through the label pointer it
+		// inherits, so that it runs with no frame of racegen's under
+		// its function (runtime/spawn.go).
+		sp := fr.temp("s")
+		pre = append(pre, define([]string{sp}, fr.rtCall(hookGoSpawn)))
+		s.Call = call
+		done := exprStmt(fr.rtCall(hookGoSpawned, ident(sp)))
+		for _, p := range append(pre, done) {
+			fr.from(p, s)
+		}
+		b := block(append(append(pre, s), done)...)
+		moveDecs(b, s)
+		fr.from(s, s)
+		return fr.from(b, s)
+	}
 	g := fr.temp("g")
 	pre = append(pre, define([]string{g}, fr.rtCall(hookGoFork)))
 	prologue := []dst.Stmt{
 		exprStmt(fr.rtCall(hookGoStart, ident(g))),
 		&dst.DeferStmt{Call: fr.rtCall(hookGoEnd)},
 	}
-	if isLit {
-		lit.Body.List = append(prologue, lit.Body.List...)
-		for _, p := range prologue {
-			fr.from(p, s)
-		}
-	} else {
-		body := append(prologue, exprStmt(call))
-		call = &dst.CallExpr{Fun: &dst.FuncLit{Type: &dst.FuncType{Func: true, Params: &dst.FieldList{}}, Body: block(body...)}}
-		for _, p := range body {
-			fr.from(p, s)
-		}
+	lit.Body.List = append(prologue, lit.Body.List...)
+	for _, p := range prologue {
+		fr.from(p, s)
 	}
 	s.Call = call
 	for _, p := range pre {

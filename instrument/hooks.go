@@ -208,10 +208,12 @@ var (
 
 // Goroutines (gostmt.go) and the end of the program (stmt.go).
 var (
-	hookGoFork   = newHook(hook{name: "GoFork", results: justAny})
-	hookGoStart  = newHook(hook{name: "GoStart", params: justAny})
-	hookGoEnd    = newHook(hook{name: "GoEnd"})
-	hookMainDone = newHook(hook{name: "MainDone"})
+	hookGoFork    = newHook(hook{name: "GoFork", results: justAny})
+	hookGoStart   = newHook(hook{name: "GoStart", params: justAny})
+	hookGoEnd     = newHook(hook{name: "GoEnd"})
+	hookGoSpawn   = newHook(hook{name: "GoSpawn", results: justAny})
+	hookGoSpawned = newHook(hook{name: "GoSpawned", params: justAny})
+	hookMainDone  = newHook(hook{name: "MainDone"})
 )
 
 // replacedFuncs are the hooks that replace functions whose

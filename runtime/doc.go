@@ -45,7 +45,7 @@
 //     FinalizerResult (runtime.SetFinalizer) and Cleanup
 //     (runtime.AddCleanup), which order the callback after the code
 //     that armed it;
-//   - goroutines: GoFork, GoStart and GoEnd;
+//   - goroutines: GoFork, GoStart and GoEnd; GoSpawn and GoSpawned;
 //   - sites: RegisterSites, which gives the site numbers passed to the
 //     other hooks their positions;
 //   - the end of a program or test: Races (package testing's race count),

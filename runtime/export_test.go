@@ -3,6 +3,7 @@ package runtime
 import (
 	"io"
 	"runtime/metrics"
+	"unsafe"
 )
 
 // Hooks into the detector's internals for the external tests.
@@ -100,3 +101,21 @@ func ParseOptions(s string) (Options, []error) {
 	o, errs := parseOptions(s)
 	return Options{o.logPath, o.exitCode, o.haltOnError, o.stripPathPrefix, o.json, o.dedup}, errs
 }
+
+// ProfLabel returns the calling goroutine's profiler label pointer.
+func ProfLabel() unsafe.Pointer { return getProfLabel() }
+
+// PendingSpawns returns the number of spawns not yet taken.
+func PendingSpawns() int {
+	n := 0
+	for i := range spawns.shards {
+		sh := &spawns.shards[i]
+		sh.mu.Lock()
+		n += len(sh.m)
+		sh.mu.Unlock()
+	}
+	return n
+}
+
+// SpawnTableCap is how many spawns the table remembers at most.
+const SpawnTableCap = spawnShards * spawnShardCap

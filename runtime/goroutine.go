@@ -16,14 +16,17 @@ type Goroutine struct {
 const creationDepth = 16
 
 // GoFork is called by the parent goroutine immediately before a go
-// statement (FastTrack's fork: Cu ← Ct; Ct[t]++). The instrumenter
-// rewrites
+// statement whose function is a function literal (FastTrack's fork:
+// Cu ← Ct; Ct[t]++). The instrumenter rewrites
 //
-//	go f(x)
+//	go func() { ... }()
 //
-// so that f and x are evaluated first, as Go does, and then
+// so that the literal's arguments are evaluated first, as Go does, and
+// then
 //
-//	g := GoFork(); go func() { GoStart(g); defer GoEnd(); f(x) }()
+//	g := GoFork(); go func() { GoStart(g); defer GoEnd(); ... }()
+//
+// A go statement of any other function uses GoSpawn (spawn.go).
 func GoFork() Goroutine {
 	t := syncer()
 	if t == nil {
@@ -32,7 +35,15 @@ func GoFork() Goroutine {
 	if staticSync {
 		return staticFork(t)
 	}
-	u := newThread()
+	return Goroutine{t: fork(t)}
+}
+
+// fork returns the state of a goroutine that t's go statement creates,
+// without a slot, which the goroutine takes when it starts (start), and
+// ticks t's clock. GoFork and GoSpawn call it, so the creation stack it
+// records starts at their caller.
+func fork(t *thread) *thread {
+	u := new(thread)
 	// Cu ← Ct as a shallow copy (Pacer's Algorithm 9): t's vclock, with
 	// t's own entry brought up to date in it first, is shared with u.
 	// Outside sampling periods t's clock stands still, so only the
@@ -43,39 +54,58 @@ func GoFork() Goroutine {
 		t.vc.set(t.tid, c)
 	}
 	u.vc = t.share()
-	u.catchUp()
-	u.changed()
 	u.parent = t.goid
 	var pcs [creationDepth]uintptr
-	n := goruntime.Callers(2, pcs[:])
+	n := goruntime.Callers(3, pcs[:]) // skip Callers, fork and GoFork or GoSpawn
 	u.created = append([]uintptr(nil), pcs[:n]...)
 	t.tick()
-	return Goroutine{t: u}
+	return u
 }
 
 // GoStart is the first call in a goroutine created after GoFork.
 func GoStart(g Goroutine) {
-	u := g.t
 	if g.fresh {
 		startFresh()
 		return
 	}
-	if u == nil {
+	if g.t == nil {
 		return
 	}
-	u.g = getg()
-	u.goid = readGoid(u.g)
-	if u.g == 0 || u.goid == 0 {
+	start(g, getg())
+}
+
+// start registers the goroutine running on gp (0 without getg) with the
+// state g that its go statement handed it, and returns its thread. A
+// dynamic build's goroutine takes its slot here and starts its clock
+// there, at least at what its creator knew of the slot (slots.go).
+func start(g Goroutine, gp uintptr) *thread {
+	u := g.t
+	switch {
+	case g.fresh:
+		// Forked while the gate was closed: its clock starts empty,
+		// and its creation is known only from the runtime's
+		// traceback.
+		u = &thread{createdBy: creatorText()}
+		u.takeSlot()
+	case !staticSync:
+		u.takeSlot()
+		u.catchUp()
+		u.changed()
+	}
+	u.g = gp
+	u.goid = readGoid(gp)
+	if gp == 0 || u.goid == 0 {
 		u.goid = stackGoid()
 	}
 	if !staticSync {
 		publish(u)
 	}
-	if u.g != 0 {
-		gtab.store(u.g, u)
+	if gp != 0 {
+		gtab.store(gp, u)
 	} else {
 		byGoid.Store(u.goid, u)
 	}
+	return u
 }
 
 // startFresh registers a goroutine forked while the gate was closed. It

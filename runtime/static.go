@@ -44,7 +44,7 @@ func staticFork(t *thread) Goroutine {
 	t.onSync()
 	u := &thread{parent: t.goid}
 	var pcs [creationDepth]uintptr
-	n := goruntime.Callers(3, pcs[:]) // skip Callers, staticFork, GoFork
+	n := goruntime.Callers(3, pcs[:]) // skip Callers, staticFork and GoFork or GoSpawn
 	u.created = append([]uintptr(nil), pcs[:n]...)
 	return Goroutine{t: u}
 }

@@ -235,15 +235,7 @@ func current() *thread {
 	}
 	t := gtab.lookup(gp)
 	if t == freshMark {
-		// Forked while the gate was closed (startFresh): its clock
-		// starts empty, and its creation is known only from the
-		// runtime's traceback.
-		t = &thread{g: gp, goid: readGoid(gp)}
-		t.takeSlot()
-		t.createdBy = creatorText()
-		publish(t)
-		gtab.store(gp, t)
-		return t
+		return start(Goroutine{fresh: true}, gp)
 	}
 	if t != nil && t.goid == readGoid(gp) {
 		return t
@@ -261,6 +253,9 @@ func current() *thread {
 	goid := readGoid(gp)
 	if goid == 0 && goidOff != 0 {
 		return nil // a system stack
+	}
+	if t := spawned(gp); t != nil {
+		return t
 	}
 	return lazyThread(gp, goid)
 }
@@ -308,6 +303,9 @@ func currentSlow() *thread {
 	id := stackGoid()
 	if v, ok := byGoid.Load(id); ok {
 		return v.(*thread)
+	}
+	if t := spawned(0); t != nil {
+		return t
 	}
 	t := lazyThread(0, id)
 	byGoid.Store(id, t)
