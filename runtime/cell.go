@@ -49,6 +49,14 @@ type cellExt struct {
 	// operations; see owned.
 	obj *syncVar
 
+	// spareRS and spareWX keep the arrays of emptied read sets and
+	// write lists for the next ones, and an emptied extension is kept
+	// for the next cell that needs one (cellext.go), so that a history
+	// that keeps gaining and losing its rare parts allocates nothing
+	// once warm: testing.AllocsPerRun counts the detector's allocations
+	// as the program's.
+	spareRS, spareWX []entry
+
 	// shard and slot say where extShards keeps the extension alive.
 	shard uint8
 	slot  uint32
@@ -112,17 +120,30 @@ func (c *cell) ext() *cellExt {
 // dropping it when it is left empty.
 func (c *cell) setReadSet(rs []entry) {
 	if rs != nil || c.x != nil {
-		c.ext().rs = rs
+		x := c.ext()
+		x.rs = rs
+		if cap(rs) > cap(x.spareRS) {
+			x.spareRS = rs[:0]
+		}
 		c.trim()
 	}
 }
 
 func (c *cell) setExtraWrites(wx []entry) {
 	if wx != nil || c.x != nil {
-		c.ext().wx = wx
+		x := c.ext()
+		x.wx = wx
+		if cap(wx) > cap(x.spareWX) {
+			x.spareWX = wx[:0]
+		}
 		c.trim()
 	}
 }
+
+// newReadSet and newExtraWrites return an empty list to start a read
+// set or a write list with, reusing a spare array.
+func (c *cell) newReadSet() []entry     { return c.ext().spareRS[:0] }
+func (c *cell) newExtraWrites() []entry { return c.ext().spareWX[:0] }
 
 func (c *cell) setObject(sv *syncVar) {
 	if sv != nil || c.x != nil {
@@ -224,7 +245,11 @@ func (c *cell) recordWrite(e epoch, mask uint8, site uint64, atomic bool) {
 	c.clearWrites(mask)
 	if c.w != 0 {
 		// Bytes of another write remain: it moves aside.
-		c.setExtraWrites(append(c.extraWrites(), entry{c.w, c.wsite, c.wmask, c.watomic()}))
+		wx := c.extraWrites()
+		if wx == nil {
+			wx = c.newExtraWrites()
+		}
+		c.setExtraWrites(append(wx, entry{c.w, c.wsite, c.wmask, c.watomic()}))
 	}
 	c.w, c.wmask, c.wsite = e, mask, site
 	c.setFlag(cellWAtomic, atomic)
@@ -307,7 +332,7 @@ func (c *cell) recordRead(t *thread, e epoch, mask uint8, site uint64, atomic bo
 	default:
 		// Concurrent reads, or reads of other bytes: keep them all
 		// (read-shared).
-		c.setReadSet(append(make([]entry, 0, 4), entry{c.r, c.rsite, c.rmask, c.ratomic()}, entry{e, site, mask, atomic}))
+		c.setReadSet(append(c.newReadSet(), entry{c.r, c.rsite, c.rmask, c.ratomic()}, entry{e, site, mask, atomic}))
 		c.r, c.rmask = 0, 0
 	}
 }

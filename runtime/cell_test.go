@@ -82,3 +82,30 @@ func TestCellExtension(t *testing.T) {
 		})
 	}
 }
+
+// TestCellExtensionReused: a history that keeps gaining and losing its
+// rare parts (writes of other bytes, a read set) allocates nothing once
+// warm, since extensions and their arrays are reused; a program's
+// testing.AllocsPerRun would count the detector's allocations as its own.
+func TestCellExtensionReused(t *testing.T) {
+	thr := func(tid uint32) *thread {
+		t := &thread{tid: tid, vc: &vclock{}}
+		t.ep.Store(uint64(mkEpoch(tid, 5)))
+		return t
+	}
+	t1, t2 := thr(1), thr(2)
+	const all = 0xff
+	var c cell
+	allocs := testing.AllocsPerRun(100, func() {
+		c.recordWrite(t1.epoch(), 0x0f, 1, false)
+		c.recordWrite(t2.epoch(), 0xf0, 2, false) // writes of other bytes
+		c.recordRead(t1, t1.epoch(), all, 3, false)
+		c.recordRead(t2, t2.epoch(), all, 4, false) // a read set
+		c.clearReads(all)
+		c.recordWrite(t1.epoch(), all, 5, false) // both parts gone
+		c.reset(0)
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per history, want 0", allocs)
+	}
+}

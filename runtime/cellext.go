@@ -19,21 +19,40 @@ import "unsafe"
 // them alive in a map cost fastcache, whose appends write parts of
 // granules and so make and drop extensions all the time, 10% in map
 // inserts and deletes.)
-const extShardBits = 6
+//
+// A dropped extension is kept, with the arrays of its lists, for the next
+// one the shard makes, up to spareExts of them: the granules of a buffer
+// written a few bytes at a time (fasthttp's headers, fastcache's appends)
+// make and drop extensions all the time, and each was an allocation that
+// the program's testing.AllocsPerRun counted as its own.
+const (
+	extShardBits    = 6
+	spareExts       = 256
+	maxSpareEntries = 16
+)
 
 var extShards [1 << extShardBits]struct {
 	mu    spinLock
 	slots []*cellExt
 	free  []uint32
+	spare []*cellExt
 	_     [8]byte // one shard to a cache line
 }
 
 // newExt makes an extension for c, which has none, and keeps it alive.
 func newExt(c *cell) *cellExt {
 	h := uint64(uintptr(unsafe.Pointer(c))/unsafe.Sizeof(cell{})) * 0x9e3779b97f4a7c15
-	x := &cellExt{shard: uint8(h >> (64 - extShardBits))}
-	s := &extShards[x.shard]
+	shard := uint8(h >> (64 - extShardBits))
+	s := &extShards[shard]
 	s.mu.Lock()
+	var x *cellExt
+	if n := len(s.spare); n > 0 {
+		x = s.spare[n-1]
+		s.spare[n-1] = nil
+		s.spare = s.spare[:n-1]
+	} else {
+		x = &cellExt{shard: shard}
+	}
 	if n := len(s.free); n > 0 {
 		x.slot = s.free[n-1]
 		s.free = s.free[:n-1]
@@ -46,12 +65,21 @@ func newExt(c *cell) *cellExt {
 	return x
 }
 
-// dropExt lets x, which no cell points to any more, be collected.
+// dropExt lets x, which no cell points to any more, be collected, or
+// keeps it for newExt.
 func dropExt(x *cellExt) {
+	rs, wx := x.spareRS, x.spareWX
+	if cap(rs) > maxSpareEntries {
+		rs = nil // a read set of many goroutines: let it go
+	}
+	*x = cellExt{spareRS: rs, spareWX: wx, shard: x.shard}
 	s := &extShards[x.shard]
 	s.mu.Lock()
 	s.slots[x.slot] = nil
 	s.free = append(s.free, x.slot)
+	if len(s.spare) < spareExts {
+		s.spare = append(s.spare, x)
+	}
 	s.mu.Unlock()
 }
 
