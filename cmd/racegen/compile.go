@@ -113,7 +113,7 @@ func toolexecCompile(cfg *config, tool string, args []string, stdout, stderr io.
 		return err
 	}
 	newArgs[flagIndex(newArgs, "importcfg")] = icName
-	return runTool(tool, newArgs, stdout, stderr)
+	return runTool(instrumentingCompiler(cfg, tool, stderr), newArgs, stdout, stderr)
 }
 
 // splitCompileArgs splits a compile command's arguments into its flags

@@ -120,7 +120,8 @@ func TestNoRaceSuiteStatic(t *testing.T) {
 // testdata/programs (those with no line marked // race) in the static and
 // collide modes with every site sampled, on each watchpoint engine this
 // machine has, and runs each three times: no run may report a race, and
-// each must exit 0 and print what the uninstrumented program prints.
+// each must exit 0 and print what the uninstrumented program prints. A
+// program with a file static.skip, which says why, is left out.
 func TestStaticRaceFreePrograms(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds programs")
@@ -137,8 +138,12 @@ func TestStaticRaceFreePrograms(t *testing.T) {
 		if len(markedLines(t, dir)) > 0 {
 			continue
 		}
-		n++
 		name := filepath.Base(dir)
+		if why, err := os.ReadFile(filepath.Join(dir, "static.skip")); err == nil {
+			t.Run(name, func(t *testing.T) { t.Skip(strings.TrimSpace(string(why))) })
+			continue
+		}
+		n++
 		rel := "./testdata/programs/" + name
 		plain := exec.Command("go", "run", rel)
 		plain.Dir = root

@@ -93,7 +93,18 @@ func toolVersion(cfg *config, tool string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintln(stdout, versionLine(strings.TrimSpace(out.String()), toolexecIdentity(cfg, self, root)))
+	id := toolexecIdentity(cfg, self, root)
+	if toolName(tool) == "compile" {
+		// Which compiler compiles the instrumented packages is part of
+		// what they are; asking builds racegen's on first use, once,
+		// before the go command runs any compile.
+		inliner := "standard"
+		if _, err := patchedCompiler(cfg, tool); err == nil {
+			inliner = inlinerVersion
+		}
+		id += ",inliner=" + inliner
+	}
+	_, err = fmt.Fprintln(stdout, versionLine(strings.TrimSpace(out.String()), id))
 	return err
 }
 
