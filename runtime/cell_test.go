@@ -109,3 +109,39 @@ func TestCellExtensionReused(t *testing.T) {
 		t.Errorf("%v allocations per history, want 0", allocs)
 	}
 }
+
+// TestCellExtensionKept: every extension a cell points to is kept alive
+// in its slot while others are made and dropped around it, reused ones
+// among them; the collector does not scan the cells, so an extension that
+// lost its slot would be freed under its cell.
+func TestCellExtensionKept(t *testing.T) {
+	cells := make([]cell, 4096)
+	for round := range 3 {
+		for i := range cells {
+			if (i+round)%3 != 0 {
+				cells[i].setObject(&syncVar{})
+			}
+		}
+		for i := range cells {
+			if (i+round)%2 == 0 {
+				cells[i].setObject(nil)
+			}
+		}
+		for i := range cells {
+			x := cells[i].x
+			if x == nil {
+				continue
+			}
+			s := &extShards[x.shard]
+			s.mu.Lock()
+			kept := int(x.slot) < len(s.slots) && s.slots[x.slot] == x
+			s.mu.Unlock()
+			if !kept {
+				t.Fatalf("round %d: the extension of cell %d is not in its slot", round, i)
+			}
+		}
+	}
+	for i := range cells {
+		cells[i].reset(0)
+	}
+}

@@ -72,11 +72,12 @@ func dropExt(x *cellExt) {
 	if cap(rs) > maxSpareEntries {
 		rs = nil // a read set of many goroutines: let it go
 	}
+	slot := x.slot
 	*x = cellExt{spareRS: rs, spareWX: wx, shard: x.shard}
 	s := &extShards[x.shard]
 	s.mu.Lock()
-	s.slots[x.slot] = nil
-	s.free = append(s.free, x.slot)
+	s.slots[slot] = nil
+	s.free = append(s.free, slot)
 	if len(s.spare) < spareExts {
 		s.spare = append(s.spare, x)
 	}
