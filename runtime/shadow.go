@@ -130,7 +130,7 @@ func (s *shadowTable) pageOf(a uintptr, make bool) *page {
 	ps := &r[a>>pageShift%regionLen]
 	p := ps.Load()
 	if p == nil {
-		p = &page{base: a &^ (pageBytes - 1), c: newCells()}
+		p = newPage(a &^ (pageBytes - 1))
 		s.all = append(s.all, p)
 		ps.Store(p)
 	}

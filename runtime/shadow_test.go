@@ -1,6 +1,10 @@
 package runtime
 
-import "testing"
+import (
+	goruntime "runtime"
+	"testing"
+	"unsafe"
+)
 
 // TestPageTable: granules of one 4 KiB page share a page of the table,
 // lookups without make create nothing, and addresses beyond the table's
@@ -23,5 +27,25 @@ func TestPageTable(t *testing.T) {
 	}
 	if shadow.pageOf(1<<addrBits, true) != nil {
 		t.Errorf("pageOf beyond %d bits = non-nil", addrBits)
+	}
+}
+
+// TestShadowPagesOffHeap: the shadow's pages, made for each 4 KiB that
+// instrumented code first touches, are not Go heap objects, which a
+// program's testing.AllocsPerRun would count as its own.
+func TestShadowPagesOffHeap(t *testing.T) {
+	const pages = 101 // AllocsPerRun runs the function once more than asked
+	buf := make([]byte, pages*pageBytes+pageBytes)
+	base := (uintptr(unsafe.Pointer(&buf[0])) + pageBytes - 1) &^ (pageBytes - 1)
+	next := base
+	allocs := testing.AllocsPerRun(pages-1, func() {
+		if p := shadow.pageOf(next, true); p == nil || p.base != next {
+			t.Fatalf("no page for %#x", next)
+		}
+		next += pageBytes
+	})
+	goruntime.KeepAlive(buf)
+	if allocs != 0 {
+		t.Errorf("%v allocations per new page, want 0", allocs)
 	}
 }
