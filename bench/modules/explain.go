@@ -64,15 +64,6 @@ var explanations = []explained{{
 	Module: "github.com/valyala/fasthttp", Subject: "stackless.TestCompress*", Match: "timeout on goroutine",
 	Text: "Timing: the test waits a fixed second for its concurrent compressors (writer_test.go); at full detection they run several times slower, here on the shared 2-core machine. No race was reported; racegen test passed it.",
 }, {
-	Module: "github.com/panjf2000/ants/v2", Subject: "package .", Form: formFull,
-	Text: "racegen slowdown, stopped by hand: the full form ran its other tests in 7 minutes, and TestRestCodeCoverage (8 s under go test and -race) had run 3 minutes when the run was stopped to fit the session; under the old pipeline's -toolexec form it did not finish in 20 minutes. It runs about 10,000 pool workers that take ants' spin lock. A CPU profile of the running test binary (perf record, 5 s) put 18% in vclock.join and 7% more in thread.acquire and syncClock.merge, called from atomicCASFailed and atomicPre: every acquire of the lock word's clock joins a vector clock with one entry per goroutine slot, about 10,000. go build -race bounds its clocks to 256 slots. The -toolexec and 1% forms were not run, nor alitto/pond/v2, the last module of the list. Issue 15's redesign (clocks found without a per-slot join) is where this belongs.",
-}, {
-	Module: "go.uber.org/zap", Subject: "TestLoggerAddCaller*", Match: "runtime",
-	Text: "racegen difference: the test logs with a caller skip deep enough to reach the bottom of the test goroutine's stack and expects runtime.goexit there (or a file under src/runtime). Under racegen the goroutines that instrumented go statements start (here testing's, for t.Run) run the function inside a closure that first registers the goroutine with the detector, so their stacks have one more frame (testing.(*T).Run.func1) and the skip lands on it. -race adds no frame.",
-}, {
-	Module: "go.uber.org/zap", Subject: "TestSugarAddCaller", Match: "runtime",
-	Text: "racegen difference: as TestLoggerAddCaller, one more frame (testing.(*T).Run.func1) at the bottom of goroutines started by instrumented go statements.",
-}, {
 	Module: "github.com/hashicorp/golang-lru/v2", Subject: "expirable.TestLoadingExpired", Match: "length differs from expected",
 	Text: "Likely timing: the test sleeps 100 ms for the expirable LRU's reaper goroutine to purge an entry with a 5 ms TTL; under the slower instrumented build on this shared, loaded machine it had not. go test passed it in its reruns.",
 }, {
