@@ -47,14 +47,30 @@ func (c *cell) expired(gen uint32) bool {
 // a finalizer on a sentinel object after each cycle.
 var gcGen atomic.Uint32
 
+// gcCycles is the sample exactGen reads, under its lock: a sample made
+// at each call escapes to metrics.Read, and it is called for every new
+// synchronization object, whose allocations a program's
+// testing.AllocsPerRun counts as its own.
+var gcCycles struct {
+	mu spinLock
+	s  [1]metrics.Sample
+}
+
 // exactGen returns the number of completed GC cycles.
 func exactGen() uint32 {
-	s := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
-	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 {
+	gcCycles.mu.Lock()
+	s := &gcCycles.s
+	s[0].Name = "/gc/cycles/total:gc-cycles"
+	metrics.Read(s[:])
+	ok := s[0].Value.Kind() == metrics.KindUint64
+	var n uint32
+	if ok {
+		n = uint32(s[0].Value.Uint64())
+	}
+	gcCycles.mu.Unlock()
+	if !ok {
 		return ^uint32(0) // unknown: make every heap history stale
 	}
-	n := uint32(s[0].Value.Uint64())
 	for {
 		old := gcGen.Load()
 		if old >= n || gcGen.CompareAndSwap(old, n) {
