@@ -83,8 +83,10 @@ func GCCycles() uint32 {
 
 // Sweep runs the sweeper's work synchronously.
 func Sweep() {
-	shadow.sweep(exactGen())
+	gen := exactGen()
+	shadow.sweep(gen)
 	syncs.sweep()
+	spawns.sweep(gen)
 }
 
 // Options is the parsed form of RACEGEN_OPTIONS, for table tests.
@@ -105,7 +107,7 @@ func ParseOptions(s string) (Options, []error) {
 // ProfLabel returns the calling goroutine's profiler label pointer.
 func ProfLabel() unsafe.Pointer { return getProfLabel() }
 
-// PendingSpawns returns the number of spawns not yet taken.
+// PendingSpawns returns the number of entries of the spawn table.
 func PendingSpawns() int {
 	n := 0
 	for i := range spawns.shards {
@@ -116,6 +118,3 @@ func PendingSpawns() int {
 	}
 	return n
 }
-
-// SpawnTableCap is how many spawns the table remembers at most.
-const SpawnTableCap = spawnShards * spawnShardCap

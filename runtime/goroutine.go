@@ -1,7 +1,5 @@
 package runtime
 
-import goruntime "runtime"
-
 // A Goroutine is the detector state of a goroutine being created, handed
 // from the go statement to the new goroutine.
 type Goroutine struct {
@@ -27,6 +25,11 @@ const creationDepth = 16
 //	g := GoFork(); go func() { GoStart(g); defer GoEnd(); ... }()
 //
 // A go statement of any other function uses GoSpawn (spawn.go).
+//
+// GoFork, GoSpawn, fork and staticFork are never inlined: the creation
+// stack is taken by frame (creators).
+//
+//go:noinline
 func GoFork() Goroutine {
 	t := syncer()
 	if t == nil {
@@ -42,6 +45,8 @@ func GoFork() Goroutine {
 // without a slot, which the goroutine takes when it starts (start), and
 // ticks t's clock. GoFork and GoSpawn call it, so the creation stack it
 // records starts at their caller.
+//
+//go:noinline
 func fork(t *thread) *thread {
 	u := new(thread)
 	// Cu ← Ct as a shallow copy (Pacer's Algorithm 9): t's vclock, with
@@ -56,7 +61,7 @@ func fork(t *thread) *thread {
 	u.vc = t.share()
 	u.parent = t.goid
 	var pcs [creationDepth]uintptr
-	n := goruntime.Callers(3, pcs[:]) // skip Callers, fork and GoFork or GoSpawn
+	n := creators(pcs[:])
 	u.created = append([]uintptr(nil), pcs[:n]...)
 	t.tick()
 	return u

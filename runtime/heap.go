@@ -128,6 +128,7 @@ func sweeper() {
 			gen := exactGen()
 			shadow.sweep(gen)
 			syncs.sweep()
+			spawns.sweep(gen)
 		case p := <-expireWake:
 			expire(p)
 		}

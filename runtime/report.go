@@ -126,9 +126,12 @@ func frames(pcs []uintptr) []frame {
 	for {
 		f, more := it.Next()
 		// Like go build -race, leave out the detector's own frames and
-		// the runtime's frames that start every goroutine.
+		// the runtime's frames that start every goroutine; and, as
+		// runtime.Callers does, the compiler's wrappers of go and defer
+		// statements, which stacks taken by frame pointer (creators)
+		// include.
 		if f.Function != "" && !hasPrefix(f.Function, selfPrefix) &&
-			f.Function != "runtime.goexit" && f.Function != "runtime.main" {
+			f.Function != "runtime.goexit" && f.Function != "runtime.main" && !goWrapper(f.Function) {
 			fs = append(fs, frame{Func: f.Function, File: f.File, Line: f.Line, Off: uint64(f.PC - f.Entry)})
 		}
 		if !more {
@@ -136,6 +139,27 @@ func frames(pcs []uintptr) []frame {
 		}
 	}
 	return fs
+}
+
+// goWrapper reports whether fn names a function the compiler made to call
+// the function of a go or defer statement with its arguments
+// (pkg.F.gowrap1, pkg.F.deferwrap2).
+func goWrapper(fn string) bool {
+	for _, w := range []string{".gowrap", ".deferwrap"} {
+		if i := lastIndex(fn, w); i >= 0 && i+len(w) < len(fn) && allDigits(fn[i+len(w):]) {
+			return true
+		}
+	}
+	return false
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 func (r *race) siteFrame() []frame {

@@ -38,8 +38,9 @@ var slots struct {
 
 	// Sharing. Goroutines that get a slot another live goroutine holds
 	// are sharers: they are not in tab but in shared, until they end.
-	shared    []*thread
-	nextShare uint32
+	shared       []*thread
+	nextShare    uint32
+	sinceReclaim uint32 // goroutines that shared since the last reclaimSlots
 	// sharerClock is the highest clock a finished sharer that was not a
 	// cleanup context reached on each tid.
 	sharerClock []uint64
@@ -68,6 +69,11 @@ func wasShared(tid uint32) bool { return sharedEver[tid/64].Load()&(1<<(tid%64))
 func allocTid() (tid uint32, clock uint64, gen uint32, shared bool) {
 	slots.mu.Lock()
 	defer slots.mu.Unlock()
+	return allocTidLocked()
+}
+
+// allocTidLocked is allocTid with slots.mu held.
+func allocTidLocked() (tid uint32, clock uint64, gen uint32, shared bool) {
 	limit := uint32(opts.slots)
 	queued := len(slots.free) - slots.head
 	if queued > quarantineSlots || queued > 0 && slots.next >= limit {
@@ -90,6 +96,15 @@ func allocTid() (tid uint32, clock uint64, gen uint32, shared bool) {
 		slots.gen = append(slots.gen, 1)
 		return tid, 1, 1, false
 	}
+	// A scan costs a look at every holder: make one only after a
+	// quarter of the slots' worth of goroutines has shared since the
+	// last, so that it costs a few loads a goroutine.
+	if slots.sinceReclaim++; slots.sinceReclaim > limit/4 {
+		slots.sinceReclaim = 0
+		if reclaimSlots(limit) {
+			return allocTidLocked()
+		}
+	}
 	// Every slot is held by a live goroutine: share one, round robin,
 	// continuing the clock of the goroutine in the table.
 	tid = slots.nextShare % limit
@@ -102,11 +117,46 @@ func allocTid() (tid uint32, clock uint64, gen uint32, shared bool) {
 	return tid, clock + 1, 0, true
 }
 
+// reclaimSlots frees, with slots.mu held, the slots below limit whose
+// holders have ended without freeing them, and reports whether it freed
+// any. Goroutines that racegen did not start and those that GoSpawn
+// started call no GoEnd; current frees a slot when it finds the holder's
+// g running another goroutine, but only once that goroutine calls a hook.
+// Looking at every holder's g when no slot is left finds them all, where
+// a go statement after another would otherwise make every new goroutine
+// share a slot (bench/ops's BenchmarkGo: go wg.Done() in a loop).
+func reclaimSlots(limit uint32) bool {
+	tab := slots.tab.Load()
+	if tab == nil || goidOff == 0 {
+		return false // without goroutine ids, every holder looks ended
+	}
+	freed := false
+	for tid := range min(int(limit), len(*tab)) {
+		t := (*tab)[tid].Load()
+		if t == nil || t.g == 0 || t.goid == 0 || readGoid(t.g) == t.goid {
+			continue
+		}
+		if t.finished.CompareAndSwap(false, true) {
+			// Its g runs another goroutine: t's has ended, and only
+			// reports read t now.
+			freeTidLocked(t)
+			t.vc, t.cache, t.vv = nil, nil, nil
+			freed = true
+		}
+	}
+	return freed
+}
+
 // freeTid returns t's slot to the pool, or, for a sharer, leaves the slot
 // to the goroutine that holds it.
 func freeTid(t *thread) {
 	slots.mu.Lock()
 	defer slots.mu.Unlock()
+	freeTidLocked(t)
+}
+
+// freeTidLocked is freeTid with slots.mu held.
+func freeTidLocked(t *thread) {
 	if int(t.tid) >= len(slots.clock) {
 		return
 	}
@@ -116,14 +166,12 @@ func freeTid(t *thread) {
 		if !t.cleanup {
 			slots.sharerClock[t.tid] = max(slots.sharerClock[t.tid], c)
 		}
-		for i, u := range slots.shared {
-			if u == t {
-				last := len(slots.shared) - 1
-				slots.shared[i] = slots.shared[last]
-				slots.shared[last] = nil
-				slots.shared = slots.shared[:last]
-				break
-			}
+		i, last := t.sharedAt, len(slots.shared)-1
+		if i <= last && slots.shared[i] == t {
+			slots.shared[i] = slots.shared[last]
+			slots.shared[i].sharedAt = i
+			slots.shared[last] = nil
+			slots.shared = slots.shared[:last]
 		}
 		return
 	}
@@ -137,6 +185,7 @@ func freeTid(t *thread) {
 func publish(t *thread) {
 	if t.sharer {
 		slots.mu.Lock()
+		t.sharedAt = len(slots.shared)
 		slots.shared = append(slots.shared, t)
 		slots.mu.Unlock()
 		return

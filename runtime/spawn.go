@@ -30,12 +30,10 @@ import (
 // first words are a copy of the creator's label set, as runtime/pprof
 // reads it: profiles see the labels the child would have had.
 //
-// A record is recognised by address: it is in the pending table from
-// GoSpawn until its goroutine takes it, or until the table forgets it to
-// make room (a goroutine that calls no hook for that long then registers
-// as one racegen did not start, which is never a false report: see
-// lazyThread). Reading past the label set of a label pointer that is not
-// a record could fault, so nothing else identifies one.
+// A record is recognised by address: it is in the table of pending ones
+// from GoSpawn until its goroutine takes it or the table forgets it.
+// Reading past the label set of a label pointer that is not a record
+// could fault, so nothing else identifies one.
 
 //go:linkname getProfLabel runtime/pprof.runtime_getProfLabel
 func getProfLabel() unsafe.Pointer
@@ -56,7 +54,7 @@ type spawn struct {
 	labels labelSet // first: runtime/pprof reads a spawn as a labelMap
 	orig   unsafe.Pointer
 	g      Goroutine
-	slot   int // index in its shard's ring (spawnTable.add)
+	born   uint32 // gcGen when the go statement ran (spawnTable.sweep)
 }
 
 // freshSpawn is the spawn of every goroutine started while the gate was
@@ -67,14 +65,18 @@ var freshSpawn = spawn{g: Goroutine{fresh: true}}
 // GoSpawn is called by the parent goroutine immediately before a go
 // statement whose function is not a function literal (FastTrack's fork,
 // as GoFork), and GoSpawned with its result immediately after it.
+//
+//go:noinline
 func GoSpawn() unsafe.Pointer {
 	old := getProfLabel()
-	if old != nil && isSpawn(old) {
-		// The caller was itself spawned and has not called a hook yet
-		// (the gate was closed): take its own spawn first, so that its
-		// child inherits its real labels.
-		adoptSpawn(old, getg())
-		old = getProfLabel()
+	if old != nil {
+		if s := takeSpawn(old); s != nil {
+			// The caller was itself spawned and has not called a hook
+			// yet (the gate was closed): take its own spawn first, so
+			// that its child inherits its real labels.
+			adopt(s, getg())
+			old = getProfLabel()
+		}
 	}
 	var s *spawn
 	switch t := syncer(); {
@@ -101,44 +103,56 @@ func GoSpawn() unsafe.Pointer {
 // GoSpawned gives the parent back the labels GoSpawn returned.
 func GoSpawned(labels unsafe.Pointer) { setProfLabel(labels) }
 
-// isSpawn reports whether the label pointer p is a spawn not yet taken.
-func isSpawn(p unsafe.Pointer) bool {
-	return p == unsafe.Pointer(&freshSpawn) || spawns.has(uintptr(p))
+// takeSpawn returns the spawn that the label pointer p is, removing it
+// from the pending ones, or nil if p is none.
+func takeSpawn(p unsafe.Pointer) *spawn {
+	if p == unsafe.Pointer(&freshSpawn) {
+		return &freshSpawn
+	}
+	return spawns.take(uintptr(p))
 }
 
-// adoptSpawn registers the calling goroutine, running on gp, from the
-// spawn p that its label pointer holds, and gives it its creator's labels
-// back. It returns nil if another goroutine took p first: only a
-// goroutine that the spawned one started before its first hook, through
-// a go statement racegen did not rewrite, can hold the same labels.
-func adoptSpawn(p unsafe.Pointer, gp uintptr) *thread {
-	s := (*spawn)(p)
+// adopt registers the calling goroutine, running on gp, from its spawn s,
+// and gives it its creator's labels back.
+func adopt(s *spawn, gp uintptr) *thread {
 	setProfLabel(s.orig)
-	if s != &freshSpawn && !spawns.take(s) {
-		return nil
-	}
 	return start(s.g, gp)
 }
 
 // spawned returns the thread of the goroutine running on gp if it was
 // started by a go statement through GoSpawn and had not registered yet,
-// registering it; otherwise it returns nil.
+// registering it; otherwise it returns nil. A goroutine that the spawned
+// one started before its first hook through a go statement racegen did
+// not rewrite holds the same label pointer; whichever of them comes
+// second finds the spawn taken and registers as one racegen did not start.
 func spawned(gp uintptr) *thread {
 	p := getProfLabel()
-	if p == nil || !isSpawn(p) {
+	if p == nil {
 		return nil
 	}
-	return adoptSpawn(p, gp)
+	s := takeSpawn(p)
+	if s == nil {
+		return nil
+	}
+	return adopt(s, gp)
 }
 
-// spawns holds the pending spawns, in shards chosen by address. Each
-// shard remembers at most spawnShardCap of them and forgets the oldest to
-// make room, so goroutines that never call a hook cost bounded memory.
+// spawns holds the pending spawns, in shards chosen by address. Taking a
+// spawn deletes its entry. The sweeper deletes the entries made before
+// the last spawnCycles GC cycles, whose goroutines have not called a hook
+// since, or ended without calling one: a goroutine of a go statement is
+// ready to run from it, and its first hook comes with its first access or
+// synchronization. One that calls a hook later registers as one racegen
+// did not start (lazyThread), which is never a false report. (A table
+// bounded by count instead made a loop of go statements that ran ahead of
+// its goroutines, bench/ops's BenchmarkGo, register most of them that
+// way, and each such registration joins every slot's clock under a global
+// lock. Weak pointers in the table cost a go statement 15% more.)
 var spawns spawnTable
 
 const (
-	spawnShards   = 64
-	spawnShardCap = 1024
+	spawnShards = 64
+	spawnCycles = 2
 )
 
 type spawnTable struct {
@@ -146,11 +160,9 @@ type spawnTable struct {
 }
 
 type spawnShard struct {
-	mu   sync.Mutex
-	m    map[uintptr]*spawn // by address, which need not be a spawn's
-	ring [spawnShardCap]*spawn
-	next int
-	_    [64]byte // keep shards' locks on separate cache lines
+	mu sync.Mutex
+	m  map[uintptr]*spawn
+	_  [64]byte // keep shards' locks on separate cache lines
 }
 
 func (t *spawnTable) shard(p uintptr) *spawnShard {
@@ -158,41 +170,41 @@ func (t *spawnTable) shard(p uintptr) *spawnShard {
 }
 
 func (t *spawnTable) add(s *spawn) {
+	s.born = gcGen.Load()
 	p := uintptr(unsafe.Pointer(s))
 	sh := t.shard(p)
 	sh.mu.Lock()
 	if sh.m == nil {
 		sh.m = make(map[uintptr]*spawn)
 	}
-	if old := sh.ring[sh.next]; old != nil {
-		delete(sh.m, uintptr(unsafe.Pointer(old)))
-	}
-	sh.ring[sh.next] = s
-	s.slot = sh.next
-	sh.next = (sh.next + 1) % spawnShardCap
 	sh.m[p] = s
 	sh.mu.Unlock()
 }
 
-// has reports whether p is the address of a pending spawn.
-func (t *spawnTable) has(p uintptr) bool {
+// take removes the pending spawn at address p and returns it, or nil if
+// none is pending there.
+func (t *spawnTable) take(p uintptr) *spawn {
 	sh := t.shard(p)
 	sh.mu.Lock()
-	_, ok := sh.m[p]
-	sh.mu.Unlock()
-	return ok
-}
-
-// take removes s and reports whether it was pending.
-func (t *spawnTable) take(s *spawn) bool {
-	p := uintptr(unsafe.Pointer(s))
-	sh := t.shard(p)
-	sh.mu.Lock()
-	_, ok := sh.m[p]
-	if ok {
+	s := sh.m[p]
+	if s != nil {
 		delete(sh.m, p)
-		sh.ring[s.slot] = nil // let s go now, not when the ring comes round
 	}
 	sh.mu.Unlock()
-	return ok
+	return s
+}
+
+// sweep deletes the entries made before the last spawnCycles of the gen
+// GC cycles that have completed.
+func (t *spawnTable) sweep(gen uint32) {
+	for i := range t.shards {
+		sh := &t.shards[i]
+		sh.mu.Lock()
+		for p, s := range sh.m {
+			if gen-s.born > spawnCycles {
+				delete(sh.m, p)
+			}
+		}
+		sh.mu.Unlock()
+	}
 }

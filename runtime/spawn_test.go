@@ -3,6 +3,7 @@ package runtime_test
 import (
 	"bytes"
 	"context"
+	"runtime"
 	"runtime/pprof"
 	"strings"
 	"testing"
@@ -100,31 +101,39 @@ func checkProfileLabels(t *testing.T, when string) {
 	t.Errorf("%s, the spawned goroutine is not in the goroutine profile:\n%s", when, buf.String())
 }
 
-// TestSpawnForgotten starts more goroutines that call no hook than the
-// spawn table remembers: it must stay bounded, and a goroutine whose
-// spawn it forgot registers as one racegen did not start, whose clock
-// orders everything before its first hook, so nothing is reported.
-func TestSpawnForgotten(t *testing.T) {
+// TestSpawnMany starts more goroutines that call no hook than there are
+// slots, and far more than a table bounded by count would keep, beside
+// one that calls its first hook after all of them: it must still find its
+// spawn, so that the parent's write after the go statement races with its
+// own (a goroutine registered as one racegen did not start would be
+// ordered after it). Once the idle goroutines have ended, the sweeper
+// forgets their entries within a few GC cycles.
+func TestSpawnMany(t *testing.T) {
 	x := newVar()
 	s1, s2 := newSite(), newSite()
-	expectRaces(t, 0, func() {
-		rt.Write(x, 8, s1)
+	expectRaces(t, 1, func() {
 		release := make(chan struct{})
 		first := goSpawn(func() {
 			<-release
 			rt.Write(x, 8, s2)
 		})
 		var idle []<-chan struct{}
-		for range rt.SpawnTableCap + 100 {
+		for range 100_000 {
 			idle = append(idle, goSpawn(func() {}))
 		}
-		if n := rt.PendingSpawns(); n > rt.SpawnTableCap {
-			t.Errorf("%d spawns pending, want at most %d", n, rt.SpawnTableCap)
-		}
+		rt.Write(x, 8, s1)
 		close(release)
 		<-first
 		for _, d := range idle {
 			<-d
 		}
 	})
+	enableGC(t)
+	for range 4 {
+		runtime.GC()
+	}
+	rt.Sweep()
+	if n := rt.PendingSpawns(); n > 0 {
+		t.Errorf("%d spawns pending after every goroutine ended", n)
+	}
 }

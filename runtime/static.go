@@ -1,9 +1,6 @@
 package runtime
 
-import (
-	goruntime "runtime"
-	"unsafe"
-)
+import "unsafe"
 
 // Static sampling (racegen -mode=static and -mode=collide) follows
 // CRSampler (Algorithm 3) and DataCollider (Algorithm 2). The instrumenter
@@ -40,11 +37,13 @@ func (t *thread) onSync() {
 // staticFork is GoFork in static builds: the parent ticks its clock and
 // the child gets a thread, without a slot or a vector clock, that carries
 // its identity and creation stack for reports.
+//
+//go:noinline
 func staticFork(t *thread) Goroutine {
 	t.onSync()
 	u := &thread{parent: t.goid}
 	var pcs [creationDepth]uintptr
-	n := goruntime.Callers(3, pcs[:]) // skip Callers, staticFork and GoFork or GoSpawn
+	n := creators(pcs[:])
 	u.created = append([]uintptr(nil), pcs[:n]...)
 	return Goroutine{t: u}
 }

@@ -37,8 +37,9 @@ type thread struct {
 	start uint64
 
 	// sharer is set when t shares its slot with the goroutine that
-	// holds it (slots.go).
-	sharer bool
+	// holds it (slots.go); sharedAt is then its index in slots.shared.
+	sharer   bool
+	sharedAt int
 
 	g    uintptr // the runtime g this goroutine runs on
 	goid int64
