@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"github.com/dave/dst"
 	"github.com/dave/dst/dstutil"
@@ -39,6 +40,66 @@ import (
 // raceAnnotations is the import path of the annotations.
 const raceAnnotations = "internal/race"
 
+// Code outside the standard library annotates too, under the race build
+// tag, which racegen's builds give it (cmd/racegen's racetag.go): it calls
+// the functions that package runtime declares in race builds only, such
+// as runtime.RaceAcquire in golang.org/x/sys/unix. They are the
+// annotations of internal/race by another name, and become the same
+// hooks.
+//
+// runtimeRaceFuncs are those functions, by their names in package
+// runtime, with their parameter lists: an address, and for the ranges a
+// length. RaceDisable and RaceEnable are left out (see raceCall), so that
+// a call of them fails to compile rather than being guessed at.
+var runtimeRaceFuncs = map[string]int{
+	"RaceAcquire": 1, "RaceRelease": 1, "RaceReleaseMerge": 1,
+	"RaceRead": 1, "RaceWrite": 1,
+	"RaceReadRange": 2, "RaceWriteRange": 2,
+	"RaceErrors": 0,
+}
+
+// DeclareRaceFuncs declares in rt, package runtime as an ordinary build
+// has it, the functions of runtimeRaceFuncs, as code built with the race
+// build tag sees them; the instrumenter replaces their calls by hooks.
+// It changes rt, which a type checker of such code must import alone.
+func DeclareRaceFuncs(rt *types.Package) {
+	ptr := func() *types.Var { return types.NewParam(token.NoPos, rt, "addr", types.Typ[types.UnsafePointer]) }
+	for name, n := range runtimeRaceFuncs {
+		if rt.Scope().Lookup(name) != nil {
+			continue
+		}
+		var params, results *types.Tuple
+		switch n {
+		case 0:
+			results = types.NewTuple(types.NewParam(token.NoPos, rt, "", types.Typ[types.Int]))
+		case 1:
+			params = types.NewTuple(ptr())
+		case 2:
+			params = types.NewTuple(ptr(), types.NewParam(token.NoPos, rt, "len", types.Typ[types.Int]))
+		}
+		sig := types.NewSignatureType(nil, nil, nil, params, results, false)
+		rt.Scope().Insert(types.NewFunc(token.NoPos, rt, name, sig))
+	}
+}
+
+// raceFuncName returns the name in internal/race of fn, a function of
+// internal/race or one of runtimeRaceFuncs, and true; or false if fn is
+// neither.
+func raceFuncName(fn *types.Func) (string, bool) {
+	if fn.Pkg() == nil {
+		return "", false
+	}
+	switch fn.Pkg().Path() {
+	case raceAnnotations:
+		return fn.Name(), true
+	case "runtime":
+		if _, ok := runtimeRaceFuncs[fn.Name()]; ok {
+			return strings.TrimPrefix(fn.Name(), "Race"), true
+		}
+	}
+	return "", false
+}
+
 // raceEnabled replaces, in the file, every use of race.Enabled with true.
 func (fr *fileRewriter) raceEnabled() {
 	dstutil.Apply(fr.file, func(c *dstutil.Cursor) bool {
@@ -64,16 +125,20 @@ func (fr *fileRewriter) raceEnabled() {
 // nil if x calls something else.
 func (fr *fileRewriter) raceCall(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 	fn, ok := fr.calleeObj(a.Fun).(*types.Func)
-	if !ok || fn.Pkg() == nil || fn.Pkg().Path() != raceAnnotations {
+	if !ok {
+		return nil
+	}
+	name, ok := raceFuncName(fn)
+	if !ok {
 		return nil
 	}
 	fr.rvalues(x.Args)
 	addr := func() dst.Expr { return &dst.CallExpr{Fun: ident("uintptr"), Args: []dst.Expr{x.Args[0]}} }
 	site := func() dst.Expr { return siteLit(fr.newSite(a, false)) }
 	one := func() dst.Expr { return &dst.BasicLit{Kind: token.INT, Value: "1"} }
-	h := raceHooks[fn.Name()]
+	h := raceHooks[name]
 	var n *dst.CallExpr
-	switch fn.Name() {
+	switch name {
 	case "Acquire", "Release", "ReleaseMerge":
 		n = fr.rtCall(h, addr())
 	case "Read", "Write":
@@ -86,7 +151,7 @@ func (fr *fileRewriter) raceCall(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 	case "ReadObjectPC", "WriteObjectPC":
 		// ReadObjectPC(t *abi.Type, addr, callerpc, pc)
 		h = raceHooks["ReadRange"]
-		if fn.Name() == "WriteObjectPC" {
+		if name == "WriteObjectPC" {
 			h = raceHooks["WriteRange"]
 		}
 		size := &dst.CallExpr{Fun: &dst.SelectorExpr{X: dst.Clone(x.Args[0]).(dst.Expr), Sel: ident("Size")}}

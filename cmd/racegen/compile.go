@@ -54,7 +54,9 @@ func toolexecCompile(cfg *config, tool string, args []string, stdout, stderr io.
 	if err != nil {
 		return err
 	}
-	p, err := typeCheck(path, lang, unit.inputs, ic)
+	// Outside the standard library, files may be those of the race
+	// build tag (racetag.go).
+	p, err := typeCheck(path, lang, unit.inputs, ic, !hasToolFlag(flags, "std"))
 	if err != nil {
 		// If the compiler fails too, its messages are the ones to read.
 		if cerr := runTool(tool, args, stdout, stderr); cerr != nil {

@@ -114,6 +114,19 @@ func printFlags(cfg *config, g goArgs, stdout, stderr io.Writer) int {
 	if !g.has("pgo") {
 		flags = append(flags, "-pgo=off")
 	}
+	// The flags may build tests: list their files too.
+	ov, err := raceTagOverlay(cfg, g, true)
+	if err != nil {
+		fmt.Fprintf(stderr, "racegen: race build tag: %v\n", err)
+		return 1
+	}
+	if ov != "" {
+		if strings.ContainsAny(ov, " \t\n'\"") {
+			fmt.Fprintf(stderr, "racegen: the overlay's path %q has spaces or quotes; choose another directory with -o\n", ov)
+			return 1
+		}
+		flags = append(flags, "-overlay="+ov)
+	}
 	fmt.Fprintln(stdout, strings.Join(flags, " "))
 	return 0
 }

@@ -187,6 +187,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if !gargs.has("pgo") {
 		flags = append(flags, "-pgo=off")
 	}
+	ov, err := raceTagOverlay(&cfg, gargs, sub == "test")
+	if err != nil {
+		fmt.Fprintf(stderr, "racegen: race build tag: %v\n", err)
+		return 1
+	}
+	if ov != "" {
+		// The overlay includes the user's, which it replaces.
+		flags = append(flags, "-overlay="+ov)
+		gargs.flags = withoutFlag(gargs.flags, "overlay")
+	}
 	return runGo(sub, flags, gargs, stdout, stderr)
 }
 

@@ -11,6 +11,8 @@ import (
 	"io"
 	"os"
 	"runtime"
+
+	"github.com/racegen/racegen/instrument"
 )
 
 // A checkedPackage is a parsed and type-checked package, as the analysis
@@ -26,7 +28,9 @@ type checkedPackage struct {
 // made of files, for the Go version lang ("go1.24"; "" for the
 // toolchain's), importing its dependencies from the export data that
 // the compile's importcfg names: the very archives the compiler reads.
-func typeCheck(path, lang string, files []string, ic *importCfg) (*checkedPackage, error) {
+// Code built with the race tag (raceTag; see racetag.go) sees package
+// runtime with the functions of instrument.DeclareRaceFuncs.
+func typeCheck(path, lang string, files []string, ic *importCfg, raceTag bool) (*checkedPackage, error) {
 	fset := token.NewFileSet()
 	p := &checkedPackage{fset: fset}
 	for _, name := range files {
@@ -50,7 +54,7 @@ func typeCheck(path, lang string, files []string, ic *importCfg) (*checkedPackag
 	var errs []error
 	conf := &types.Config{
 		GoVersion: lang,
-		Importer:  mappedImporter{importer.ForCompiler(fset, "gc", lookup), ic},
+		Importer:  mappedImporter{importer.ForCompiler(fset, "gc", lookup), ic, raceTag},
 		Sizes:     types.SizesFor("gc", goarch),
 		Error: func(err error) {
 			if len(errs) < 10 {
@@ -78,11 +82,19 @@ func typeCheck(path, lang string, files []string, ic *importCfg) (*checkedPackag
 // mappedImporter imports through the importcfg's importmap lines, which
 // map the import paths written in the source to the packages a vendored
 // or replaced path stands for.
+// With raceTag set, it declares in runtime the functions that the race
+// build tag adds (instrument.DeclareRaceFuncs); the importer is the
+// compile's own, so no other type checker sees them.
 type mappedImporter struct {
-	imp types.Importer
-	ic  *importCfg
+	imp     types.Importer
+	ic      *importCfg
+	raceTag bool
 }
 
 func (m mappedImporter) Import(path string) (*types.Package, error) {
-	return m.imp.Import(m.ic.resolve(path))
+	p, err := m.imp.Import(m.ic.resolve(path))
+	if err == nil && m.raceTag && path == "runtime" {
+		instrument.DeclareRaceFuncs(p)
+	}
+	return p, err
 }
