@@ -13,6 +13,14 @@ import _ "unsafe" // go:linkname
 //go:linkname nanotime runtime.nanotime
 func nanotime() int64
 
+// walltime returns the wall clock: seconds and nanoseconds since 1970 in
+// UTC, and the monotonic clock. It is time.now, which the Go runtime
+// provides under that name ($GOROOT/src/runtime/timestub.go and its
+// per-platform variants).
+//
+//go:linkname walltime time.now
+func walltime() (sec int64, nsec int32, mono int64)
+
 // sleep pauses the calling goroutine for at least ns nanoseconds. It is
 // time.Sleep, which the Go runtime implements and provides under that
 // name (runtime.timeSleep in $GOROOT/src/runtime/time.go).

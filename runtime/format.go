@@ -132,3 +132,73 @@ func decodeRune(s string) (r rune, size int) {
 	}
 	return r, 4
 }
+
+// appendTime appends the UTC time t, in nanoseconds since 1970, as
+// time.Time.Format(time.RFC3339Nano) writes it: the fraction of a second
+// without its trailing zeros, and none if it is zero.
+func appendTime(b []byte, t int64) []byte {
+	sec, nsec := t/1e9, t%1e9
+	if nsec < 0 {
+		sec, nsec = sec-1, nsec+1e9
+	}
+	days, rem := sec/86400, sec%86400
+	if rem < 0 {
+		days, rem = days-1, rem+86400
+	}
+	y, m, d := civil(days)
+	b = appendPadded(b, y, 4)
+	b = appendPadded(append(b, '-'), m, 2)
+	b = appendPadded(append(b, '-'), d, 2)
+	b = appendPadded(append(b, 'T'), rem/3600, 2)
+	b = appendPadded(append(b, ':'), rem/60%60, 2)
+	b = appendPadded(append(b, ':'), rem%60, 2)
+	if nsec != 0 {
+		var frac [9]byte
+		for i := 8; i >= 0; i-- {
+			frac[i] = byte('0' + nsec%10)
+			nsec /= 10
+		}
+		n := 9
+		for frac[n-1] == '0' {
+			n--
+		}
+		b = append(append(b, '.'), frac[:n]...)
+	}
+	return append(b, 'Z')
+}
+
+// appendPadded appends v, which is not negative, in decimal with at
+// least width digits.
+func appendPadded(b []byte, v int64, width int) []byte {
+	for p, n := int64(10), 1; n < width; p, n = p*10, n+1 {
+		if v < p {
+			b = append(b, '0')
+		}
+	}
+	return appendUint(b, uint64(v))
+}
+
+// civil returns the proleptic Gregorian date of the day days after
+// 1970-01-01 (Howard Hinnant's civil_from_days).
+func civil(days int64) (y, m, d int64) {
+	z := days + 719468
+	era := z / 146097
+	if z < 0 && z%146097 != 0 {
+		era--
+	}
+	doe := z - era*146097
+	yoe := (doe - doe/1460 + doe/36524 - doe/146096) / 365
+	y = yoe + era*400
+	doy := doe - (365*yoe + yoe/4 - yoe/100)
+	mp := (5*doy + 2) / 153
+	d = doy - (153*mp+2)/5 + 1
+	if mp < 10 {
+		m = mp + 3
+	} else {
+		m = mp - 9
+	}
+	if m <= 2 {
+		y++
+	}
+	return y, m, d
+}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The hand-written formatting must print what fmt, strconv and
@@ -85,6 +86,7 @@ func reportCases() []race {
 			addr: 0xc000012345,
 			cur:  accessInfo{write: true, goid: 7, stack: stack, g: goroutineInfo{goid: 7, created: created}},
 			prev: accessInfo{goid: 1, site: site(1), g: goroutineInfo{goid: 1}},
+			when: 1764185000123456789,
 		},
 		{
 			addr: 0x1234567890abcdef,
@@ -95,6 +97,7 @@ func reportCases() []race {
 			addr: 8,
 			cur:  accessInfo{goid: 3, stack: stack[:1], g: goroutineInfo{goid: 3, createdBy: "created by main.f\n"}},
 			prev: accessInfo{write: false, goid: 9, g: goroutineInfo{goid: 9}},
+			when: 951782400120000000, // 2000-02-29
 		},
 	}
 }
@@ -189,12 +192,28 @@ func jsonText(r *race) string {
 	var b strings.Builder
 	json.NewEncoder(&b).Encode(struct {
 		Addr     string     `json:"addr"`
+		Time     time.Time  `json:"time"`
 		Access   jsonAccess `json:"access"`
 		Previous jsonAccess `json:"previous"`
 	}{
 		fmt.Sprintf("0x%012x", r.addr),
+		time.Unix(0, r.when).UTC(),
 		jsonAccess{strings.ToLower(r.cur.op()), r.cur.goid, strip(r.cur.stack)},
 		jsonAccess{strings.ToLower(opName(r.prev.write)), r.prev.goid, strip(r.siteFrame())},
 	})
 	return b.String()
+}
+
+func TestAppendTime(t *testing.T) {
+	for _, ns := range []int64{
+		0, 1, -1, 999999999, 1e9, 1764185000123456789, 951782400120000000, 951868799000000000,
+		-9e18, 9e18, // years 1684 and 2255
+		4102444800e9 + 500, // 2100-01-01, not a leap year
+		-86400e9 * 365 * 70,
+	} {
+		want := time.Unix(0, ns).UTC().Format(time.RFC3339Nano)
+		if got := string(appendTime(nil, ns)); got != want {
+			t.Errorf("appendTime(%d) = %s, want %s", ns, got, want)
+		}
+	}
 }

@@ -72,6 +72,9 @@ func reportRace(t *thread, addr, size uintptr, site uint64, write bool, cf confl
 type race struct {
 	addr      uintptr
 	cur, prev accessInfo
+	// when is the wall-clock time of the report, in nanoseconds since
+	// 1970 (UTC); writeReport sets it if it is 0.
+	when int64
 }
 
 type accessInfo struct {
@@ -175,6 +178,10 @@ func (r *race) siteFrame() []frame {
 }
 
 func writeReport(r *race) {
+	if r.when == 0 {
+		sec, nsec, _ := walltime()
+		r.when = sec*1e9 + int64(nsec)
+	}
 	var b []byte
 	if opts.json {
 		b = appendJSON(b, r)
@@ -295,13 +302,17 @@ func appendCreatedBy(b []byte, s string) []byte {
 
 // appendJSON appends r as one line of JSON, as encoding/json encodes
 //
-//	{"addr": "0x...", "access": A, "previous": A}
+//	{"addr": "0x...", "time": T, "access": A, "previous": A}
 //
-// where A is {"op": "read", "goroutine": N, "stack": [{"func": F, "file": F, "line": N}, ...]}.
+// where T is the report's time in UTC, as encoding/json encodes a
+// time.Time (RFC 3339 with nanoseconds), and
+// A is {"op": "read", "goroutine": N, "stack": [{"func": F, "file": F, "line": N}, ...]}.
 func appendJSON(b []byte, r *race) []byte {
 	b = append(b, `{"addr":`...)
 	b = appendJSONString(b, string(appendAddr(nil, r.addr)))
-	b = append(b, `,"access":`...)
+	b = append(b, `,"time":"`...)
+	b = appendTime(b, r.when)
+	b = append(b, `","access":`...)
 	b = appendJSONAccess(b, lowerOp(r.cur.op()), r.cur.goid, r.cur.stack)
 	b = append(b, `,"previous":`...)
 	b = appendJSONAccess(b, lowerOp(opName(r.prev.write)), r.prev.goid, r.siteFrame())

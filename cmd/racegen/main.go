@@ -6,6 +6,7 @@
 //	racegen [flags] packages...               (prints go flags)
 //	go build -toolexec='racegen [flags] toolexec' [packages]
 //	go vet -vettool=$(which racegen) [packages]
+//	racegen merge [-json] [report files or directories]
 //	racegen help | version
 //
 // racegen is a -toolexec wrapper of the go command: for every package the
@@ -24,6 +25,10 @@
 //
 // As go vet's -vettool, racegen runs its analysis as a vet pass, which
 // reports nothing unless asked to (see docs/usage.md).
+//
+// racegen merge reads the JSON reports of many runs (RACEGEN_OPTIONS=
+// "format=json log_path=...") and prints each distinct race once, with
+// how often and when it was seen (merge.go).
 //
 // racegen never writes into a module, nor into the module cache: the
 // rewritten files live in the go command's work directory for the length
@@ -92,6 +97,7 @@ const usage = `usage: racegen [flags] build|test|run [go flags] [packages] [argu
        racegen [flags] packages...      (prints the go flags that build with racegen)
        go build -toolexec='racegen [flags] toolexec' [packages]
        go vet -vettool=$(which racegen) [packages]
+       racegen merge [-json] [report files or directories]
        racegen help | version
 
 Run 'racegen help' for the flags; docs/usage.md has the rest.
@@ -99,6 +105,9 @@ Run 'racegen help' for the flags; docs/usage.md has the rest.
 
 // run is main without the exit, for tests.
 func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "merge" {
+		return runMerge(args[1:], os.Stdin, stdout, stderr) // flags of its own
+	}
 	fs := flag.NewFlagSet("racegen", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	var cfg config
