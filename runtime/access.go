@@ -191,6 +191,9 @@ func accessSlow(addr, size uintptr, site uint64, o op, obj *syncVar, c *Ctx) {
 		}
 	}
 	sample := t.sampling()
+	if sample && fresa.count && obj == nil && o&opAtomic == 0 && fresaSkip(site) {
+		return // FRESA: a hot site's access, not drawn (fresa.go)
+	}
 	write := o&opWrite != 0
 	// A channel's own accesses take the full path: their history has
 	// rules of its own. Atomic operations consult the cache only within

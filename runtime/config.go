@@ -13,3 +13,11 @@ const buildMode = "dynamic"
 // buildWatch is the time limit of a watchpoint in nanoseconds (racegen
 // -watch); the RACEGEN_OPTIONS option watch overrides it.
 const buildWatch = 15_000_000
+
+// buildFresa says whether racegen -fresa built this program for
+// frequency-sensitive sampling (fresa.go); the option fresa overrides it.
+const buildFresa = false
+
+// buildProfile is the profile racegen -profile built this program with
+// (profile.go), or "".
+const buildProfile = ""

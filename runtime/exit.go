@@ -29,6 +29,7 @@ func Exit(code int) { exit(ExitCode(code)) }
 //
 // leaves os.Exit to exit, as Exit does in its place until then.
 func ExitCode(code int) int {
+	writeProfile()
 	flushLog()
 	if code == 0 && Races() > 0 {
 		return opts.exitCode
@@ -39,6 +40,7 @@ func ExitCode(code int) int {
 // MainDone is called where main returns. It exits with the exitcode
 // option if races were reported, and returns otherwise.
 func MainDone() {
+	writeProfile()
 	if Races() > 0 {
 		exit(opts.exitCode)
 	}
@@ -48,6 +50,7 @@ func MainDone() {
 // making the reports durable: the Go runtime's exit hooks run (coverage
 // counters are written, for one), then the process exits.
 func exit(code int) {
+	writeProfile()
 	flushLog()
 	runtimeBeforeExit(code)
 	sysExit(code)

@@ -5,6 +5,7 @@ package runtime
 // can; the goroutines it starts are hidden from the program (hidden.go).
 func init() {
 	loadOptions()
+	startProfile()
 	if staticSync {
 		startWatch()
 	} else {

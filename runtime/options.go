@@ -18,6 +18,10 @@ package runtime
 //	watchpoints=hw|sw     hw (default) uses hardware data breakpoints where
 //	                      the system allows them; sw forces the software
 //	                      watchpoints
+//	fresa=0|1             frequency-sensitive sampling in sampling periods
+//	                      (fresa.go), overriding racegen -fresa
+//	profile=PATH          start FRESA's site counts from this profile
+//	profile_out=PATH      write this run's site counts to PATH.PID at exit
 //	slots=N               at most N goroutines get clock entries of their
 //	                      own (1024); more alive at once share them, which
 //	                      bounds the cost of synchronization but can hide
@@ -38,12 +42,15 @@ type options struct {
 	swWatch         bool    // watchpoints=sw
 	history         int     // non-sampling periods history outlives, 0 for no limit
 	slots           int     // most vector clock entries (slots.go)
+	fresa           bool    // frequency-sensitive sampling (fresa.go)
+	profile         string  // profile to start from (profile.go)
+	profileOut      string  // where to write this run's profile
 }
 
 // OptionsEnv is the environment variable the options are read from.
 const OptionsEnv = "RACEGEN_OPTIONS"
 
-var opts = options{exitCode: 66, dedup: true, rate: buildRate, watch: buildWatch, history: defaultHistory, slots: defaultSlots}
+var opts = options{exitCode: 66, dedup: true, rate: buildRate, watch: buildWatch, history: defaultHistory, slots: defaultSlots, fresa: buildFresa}
 
 func loadOptions() {
 	o, errs := parseOptions(getenv(OptionsEnv))
@@ -56,7 +63,7 @@ func loadOptions() {
 // parseOptions parses s, keeping defaults for values it cannot use and
 // returning one error for each.
 func parseOptions(s string) (options, []error) {
-	o := options{exitCode: 66, dedup: true, rate: buildRate, watch: buildWatch, history: defaultHistory, slots: defaultSlots}
+	o := options{exitCode: 66, dedup: true, rate: buildRate, watch: buildWatch, history: defaultHistory, slots: defaultSlots, fresa: buildFresa}
 	var errs []error
 	for _, f := range fields(s) {
 		name, val, ok := cut(f, "=")
@@ -119,6 +126,15 @@ func parseOptions(s string) (options, []error) {
 			default:
 				err = errorString("want hw or sw")
 			}
+		case "fresa":
+			o.fresa, err = parseBool(val)
+			if err != nil {
+				o.fresa = buildFresa
+			}
+		case "profile":
+			o.profile = val
+		case "profile_out":
+			o.profileOut = val
 		case "suppress_equal_stacks":
 			o.dedup, err = parseBool(val)
 		case "strip_path_prefix":

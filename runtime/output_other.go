@@ -14,3 +14,11 @@ func openLogFile(base string) (uintptr, error) {
 func syncLogFile(fd uintptr) {}
 
 func writeAgain(n int32) bool { return false }
+
+func readProfileFile(name string) ([]byte, error) {
+	return nil, errorString("profile is not supported on " + goruntime.GOOS + "/" + goruntime.GOARCH)
+}
+
+func writeProfileFile(base string, b []byte) error {
+	return errorString("profile_out is not supported on " + goruntime.GOOS + "/" + goruntime.GOARCH)
+}

@@ -44,6 +44,7 @@ func RegisterSites(pkg uint32, table string) bool {
 		sites.raw = make(map[uint32]string)
 	}
 	sites.raw[pkg] = table
+	applyProfile(pkg, table)
 	return true
 }
 

@@ -113,6 +113,7 @@ const (
 	oWRONLY  = 0x1
 	oCREAT   = 0x40
 	oAPPEND  = 0x400
+	oTRUNC   = 0x200
 	oCLOEXEC = 0x80000
 	atFDCWD  = -100
 )

@@ -45,6 +45,12 @@ func wrapperWords(cfg *config) ([]string, error) {
 	if len(cfg.access) > 0 {
 		words = append(words, "-accesspkg="+strings.Join(cfg.access, ","))
 	}
+	if cfg.fresa {
+		words = append(words, "-fresa")
+	}
+	if cfg.profile != "" {
+		words = append(words, "-profile="+cfg.profile)
+	}
 	if cfg.outDir != "" {
 		dir, err := filepath.Abs(cfg.outDir)
 		if err != nil {

@@ -57,6 +57,11 @@
 //	           other packages keep their synchronization hooks
 //	-o dir     where racegen keeps the detector runtime's source (default:
 //	           under go env GOCACHE)
+//	-fresa     FRESA: in sampling periods, record the accesses of a site
+//	           less often the more it has been accessed (dynamic mode)
+//	-profile f start FRESA's site counts from the profile f, written by
+//	           runs with RACEGEN_OPTIONS=profile_out=PATH and merged with
+//	           racegen merge -profiles
 //	-v         report what was instrumented on standard error
 //	-version   print racegen's version and exit
 package main
@@ -68,6 +73,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -84,6 +90,9 @@ type config struct {
 	access      []string // -accesspkg, resolved to import path patterns
 	outDir      string
 	verbose     bool
+	fresa       bool   // -fresa: frequency-sensitive sampling
+	profile     string // -profile, made absolute
+	profileSrc  string // the profile's contents, read by check
 }
 
 func main() {
@@ -121,6 +130,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&accessPkg, "accesspkg", "", "check memory accesses only in packages matching these comma-separated `patterns` (default: all)")
 	fs.StringVar(&cfg.outDir, "o", "", "`dir`ectory for the detector runtime's source (default: under the Go build cache)")
 	fs.BoolVar(&cfg.verbose, "v", false, "report what was instrumented")
+	fs.BoolVar(&cfg.fresa, "fresa", false, "frequency-sensitive sampling: hot sites are recorded less often in sampling periods (dynamic mode)")
+	fs.StringVar(&cfg.profile, "profile", "", "start FRESA's site counts from this profile `file` (written with RACEGEN_OPTIONS=profile_out)")
 	fs.BoolVar(&version, "version", false, "print racegen's version and exit")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "%s\nflags:\n", strings.TrimSuffix(usage, "\nRun 'racegen help' for the flags; docs/usage.md has the rest.\n"))
@@ -232,6 +243,23 @@ func (c *config) check(mode string) error {
 	case "hw", "sw":
 	default:
 		return fmt.Errorf("-watchpoints=%s: want hw, sw or auto", c.watchpoints)
+	}
+	if c.fresa && c.mode != instrument.Dynamic {
+		return fmt.Errorf("-fresa: frequency-sensitive sampling is for -mode=dynamic")
+	}
+	if c.profile != "" {
+		abs, err := filepath.Abs(c.profile)
+		if err != nil {
+			return fmt.Errorf("-profile: %w", err)
+		}
+		src, err := os.ReadFile(abs)
+		if err != nil {
+			return fmt.Errorf("-profile: %w", err)
+		}
+		if err := checkProfile(src); err != nil {
+			return fmt.Errorf("-profile %s: %w", c.profile, err)
+		}
+		c.profile, c.profileSrc = abs, string(src)
 	}
 	return nil
 }

@@ -88,19 +88,27 @@ const maxLineWarnings = 3
 // path cannot be read.
 func mergeInputs(paths []string, stdin io.Reader, warn io.Writer) (*mergeResult, error) {
 	m := &merger{byKey: map[[2]string]*mergedRace{}, warn: warn}
+	err := eachInput(paths, stdin, m.read)
+	if err != nil {
+		return nil, err
+	}
+	return m.result(), nil
+}
+
+// eachInput calls read for standard input ("-") and for each file named
+// by paths or beneath a directory they name, with the file's
+// modification time, and stops at the first error.
+func eachInput(paths []string, stdin io.Reader, read func(name string, r io.Reader, mod time.Time) error) error {
 	for _, p := range paths {
 		if p == "-" {
-			if err := m.read("standard input", stdin, time.Time{}); err != nil {
-				return nil, err
+			if err := read("standard input", stdin, time.Time{}); err != nil {
+				return err
 			}
 			continue
 		}
 		err := filepath.WalkDir(p, func(name string, d fs.DirEntry, err error) error {
-			if err != nil {
+			if err != nil || d.IsDir() {
 				return err
-			}
-			if d.IsDir() {
-				return nil
 			}
 			f, err := os.Open(name)
 			if err != nil {
@@ -111,13 +119,35 @@ func mergeInputs(paths []string, stdin io.Reader, warn io.Writer) (*mergeResult,
 			if err != nil {
 				return err
 			}
-			return m.read(name, f, info.ModTime())
+			return read(name, f, info.ModTime())
 		})
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return m.result(), nil
+	return nil
+}
+
+// mergeProfiles writes to w the sum of the profiles named by paths,
+// skipping with a warning the files that are not profiles.
+func mergeProfiles(paths []string, stdin io.Reader, w, warn io.Writer) error {
+	sum := &profile{counts: map[string]uint64{}}
+	err := eachInput(paths, stdin, func(name string, r io.Reader, _ time.Time) error {
+		p, err := parseProfile(name, r)
+		if err != nil {
+			fmt.Fprintf(warn, "racegen merge: %v; skipped\n", err)
+			return nil
+		}
+		sum.add(p)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if sum.runs == 0 {
+		return errors.New("no profile read")
+	}
+	return sum.write(w)
 }
 
 // A merger accumulates reports.

@@ -119,3 +119,21 @@ func TestMergeRuns(t *testing.T) {
 		t.Errorf("race seen %d times in %d runs from %v to %v; want once in each of %d runs", r.Reports, r.Runs, r.First, r.Last, runs)
 	}
 }
+
+// TestMergeProfiles sums the profiles of testdata/merge/profiles, three
+// runs in two files beside a file that is not a profile, which is skipped
+// with a warning.
+func TestMergeProfiles(t *testing.T) {
+	dir := filepath.Join("testdata", "merge")
+	var stdout, stderr bytes.Buffer
+	if code := runMerge([]string{"-profiles", filepath.Join(dir, "profiles")}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("racegen merge -profiles: exit %d\n%s", code, stderr.String())
+	}
+	checkGolden(t, filepath.Join(dir, "profiles.prof"), stdout.Bytes())
+	if !strings.Contains(stderr.String(), "notes.txt: not a racegen profile") || strings.Count(stderr.String(), "\n") != 1 {
+		t.Errorf("want one warning, about notes.txt; got:\n%s", stderr.String())
+	}
+	if err := checkProfile(stdout.Bytes()); err != nil {
+		t.Errorf("the merged profile does not parse: %v", err)
+	}
+}

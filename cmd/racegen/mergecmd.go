@@ -10,6 +10,7 @@ import (
 )
 
 const mergeUsage = `usage: racegen merge [-json] [files or directories...]
+       racegen merge -profiles [files or directories...] > merged
 
 Merge reads the JSON reports of many runs of programs built by racegen
 (RACEGEN_OPTIONS="format=json log_path=DIR/NAME": one file per process)
@@ -18,6 +19,11 @@ many reports and runs saw it, when first and last, and one report's
 stacks. A directory stands for every file beneath it; "-", or no
 argument, for standard input. Lines that are not reports are skipped
 with a warning.
+
+With -profiles, merge reads the site-frequency profiles of many runs
+(RACEGEN_OPTIONS=profile_out=PATH) and writes their sum, a profile that
+racegen -fresa -profile builds from; a file that is not a profile is
+skipped with a warning.
 `
 
 // runMerge is racegen merge.
@@ -25,6 +31,7 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("racegen merge", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	asJSON := fs.Bool("json", false, "print JSON instead of text")
+	profiles := fs.Bool("profiles", false, "merge FRESA profiles instead of reports")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), mergeUsage+"\nflags:\n")
 		fs.PrintDefaults()
@@ -38,6 +45,13 @@ func runMerge(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	paths := fs.Args()
 	if len(paths) == 0 {
 		paths = []string{"-"}
+	}
+	if *profiles {
+		if err := mergeProfiles(paths, stdin, stdout, stderr); err != nil {
+			fmt.Fprintf(stderr, "racegen merge: %v\n", err)
+			return 1
+		}
+		return 0
 	}
 	res, err := mergeInputs(paths, stdin, stderr)
 	if err != nil {

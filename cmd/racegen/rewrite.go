@@ -68,7 +68,13 @@ const buildMode = %q
 // buildWatch is the time limit of a watchpoint in nanoseconds (racegen
 // -watch).
 const buildWatch = %d
-`, floatLit(cfg.rate), cfg.mode.String(), int64(cfg.watch)))
+
+// buildFresa says whether racegen -fresa built this program.
+const buildFresa = %t
+
+// buildProfile is the profile of racegen -profile, or "".
+const buildProfile = %q
+`, floatLit(cfg.rate), cfg.mode.String(), int64(cfg.watch), cfg.fresa, cfg.profileSrc))
 }
 
 // floatLit spells x as a floating-point literal, so that a constant

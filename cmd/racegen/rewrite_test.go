@@ -50,7 +50,7 @@ func TestRuntimeConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := configConsts(t, "runtime/config.go", src)
-	for _, name := range []string{"buildRate", "buildMode", "buildWatch"} {
+	for _, name := range []string{"buildRate", "buildMode", "buildWatch", "buildFresa", "buildProfile"} {
 		if want[name] == nil {
 			t.Errorf("runtime/config.go does not declare %s", name)
 		}

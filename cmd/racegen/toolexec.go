@@ -121,6 +121,13 @@ func toolexecIdentity(cfg *config, self, root string) string {
 	if len(cfg.access) > 0 {
 		id += ",accesspkg=" + strings.Join(cfg.access, ",")
 	}
+	if cfg.fresa {
+		id += ",fresa"
+	}
+	if cfg.profile != "" {
+		h := sha256.Sum256([]byte(cfg.profileSrc))
+		id += ",profile=" + hex.EncodeToString(h[:8])
+	}
 	if cfg.verbose {
 		id += ",v"
 	}

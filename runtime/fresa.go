@@ -1,0 +1,80 @@
+package runtime
+
+import (
+	"math/bits"
+	"sync/atomic"
+)
+
+// FRESA, frequency-sensitive sampling (seeds/004; docs/fresa.md): within
+// a sampling period, most of the cost is spent on a few hot sites, loops
+// over the same memory, whose races tend to be found and fixed first.
+// FRESA counts the accesses of each site in sampling periods and puts a
+// site into group j by its count: group 0 for its first fresaCold
+// accesses, then one group more for each fourfold, up to fresaMaxGroup.
+// An access of a site in group j is recorded and checked with
+// probability 2^-j, and otherwise skipped as if it had happened outside
+// the sampling period and its race check were not made.
+//
+// Skipping an access can lose a race, never invent one: the clocks of
+// synchronization are kept as without FRESA, and a report pairs two
+// accesses that were made, recorded, and are unordered by those clocks.
+// An access skipped between them removes an entry FastTrack would have
+// written, so a later access may be compared with an older one than
+// FastTrack would compare it with; that pair is unordered too, and is a
+// race (docs/fresa.md has the argument and its test).
+//
+// Only accesses that reach the shadow memory in a sampling period are
+// counted: those the epoch cache answers cost little and are not. Outside
+// sampling periods nothing is counted or skipped.
+//
+// The counts live in a table of fresaTableSize counters indexed by a hash
+// of the site, so that an access costs one atomic add and no lookup;
+// sites that share a counter share a group, which can only lower their
+// probability, by as much as the other sites' accesses push it up.
+
+const (
+	fresaTableBits = 16
+	fresaTableSize = 1 << fresaTableBits
+	// fresaCold is the number of accesses a site makes in group 0.
+	fresaCold = 16
+	// fresaMaxGroup bounds the group, so that the hottest site is still
+	// recorded once in 2^fresaMaxGroup accesses.
+	fresaMaxGroup = 12
+)
+
+var fresa struct {
+	// on says that accesses are skipped by group (option fresa).
+	on bool
+	// count says that accesses are counted: FRESA is on, or the run
+	// writes a profile (option profile_out).
+	count  bool
+	counts [fresaTableSize]atomic.Uint32
+}
+
+// fresaIndex returns the counter of site. The bit that marks accesses to
+// globals is not part of a site's identity in profiles, so not here
+// either.
+func fresaIndex(site uint64) uint32 {
+	return uint32(((site &^ SiteGlobal) * 0x9e3779b97f4a7c15) >> (64 - fresaTableBits))
+}
+
+// fresaGroup returns the group of a site whose counter is n: 0 up to
+// fresaCold, and j ≥ 1 for n in (fresaCold·4^(j-1), fresaCold·4^j].
+func fresaGroup(n uint32) uint {
+	if n <= fresaCold {
+		return 0
+	}
+	j := uint(bits.Len32((n-1)/fresaCold)+1) / 2
+	return min(j, fresaMaxGroup)
+}
+
+// fresaSkip counts an access of site in a sampling period and reports
+// whether FRESA skips it.
+func fresaSkip(site uint64) bool {
+	n := fresa.counts[fresaIndex(site)].Add(1)
+	if !fresa.on {
+		return false
+	}
+	j := fresaGroup(n)
+	return j > 0 && runtimeRand()&(1<<j-1) != 0
+}

@@ -1,0 +1,186 @@
+package runtime
+
+import (
+	"math"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestFresaGroup(t *testing.T) {
+	for _, tt := range []struct {
+		n    uint32
+		want uint
+	}{
+		{0, 0}, {1, 0}, {fresaCold, 0},
+		{fresaCold + 1, 1}, {4 * fresaCold, 1},
+		{4*fresaCold + 1, 2}, {16 * fresaCold, 2},
+		{16*fresaCold + 1, 3},
+		{fresaCold << 22, 11}, {fresaCold<<22 + 1, 12},
+		{1 << 31, fresaMaxGroup}, {^uint32(0), fresaMaxGroup},
+	} {
+		if got := fresaGroup(tt.n); got != tt.want {
+			t.Errorf("fresaGroup(%d) = %d, want %d", tt.n, got, tt.want)
+		}
+	}
+}
+
+// withFresa runs f with FRESA on and every counter at zero.
+func withFresa(t *testing.T, f func()) {
+	t.Helper()
+	on, count := fresa.on, fresa.count
+	clear := func() {
+		for i := range fresa.counts {
+			fresa.counts[i].Store(0)
+		}
+	}
+	clear()
+	fresa.on, fresa.count = true, true
+	defer func() {
+		fresa.on, fresa.count = on, count
+		clear()
+	}()
+	f()
+}
+
+// TestFresaDraws checks that an access of a site in group j is recorded
+// with probability 2^-j: the count of draws kept out of n at each group is
+// within five standard deviations of n·2^-j.
+func TestFresaDraws(t *testing.T) {
+	withFresa(t, func() {
+		for j := uint(0); j <= 8; j++ {
+			site := newSite()
+			// The counter is set before each draw, so that every draw
+			// is made in group j: its last count.
+			last := uint32(0)
+			if j > 0 {
+				last = fresaCold << (2 * j)
+			}
+			const n = 20000
+			kept := 0
+			for range n {
+				fresa.counts[fresaIndex(site)].Store(max(last, 1) - 1)
+				if !fresaSkip(site) {
+					kept++
+				}
+			}
+			p := 1 / float64(uint(1)<<j)
+			mean, sd := n*p, math.Sqrt(n*p*(1-p))
+			if d := float64(kept) - mean; d > 5*sd+1 || d < -5*sd-1 {
+				t.Errorf("group %d: kept %d of %d draws, want about %.0f", j, kept, n, mean)
+			}
+		}
+	})
+}
+
+// TestFresaCountsOnlySampling checks that nothing is counted outside
+// sampling periods: the path there is the one without FRESA.
+func TestFresaCountsOnlySampling(t *testing.T) {
+	withFresa(t, func() {
+		x := heapWord()
+		site := newSite()
+		Write(x, 8, newSite()) // history, so that the accesses below reach the shadow
+		setSampling(t, false)
+		for range 100 {
+			Write(x, 8, site)
+		}
+		if n := fresa.counts[fresaIndex(site)].Load(); n != 0 {
+			t.Errorf("%d accesses counted outside sampling periods, want 0", n)
+		}
+	})
+}
+
+// TestFresaNoFalseRace hands a variable back and forth between two
+// goroutines (run one after the other, through channels the detector does
+// not see) under a lock, every access at a site hot enough that almost
+// all are skipped: the accesses that are recorded are ordered by the
+// lock, whatever was skipped between them, and no race is reported. The
+// same trace without the lock, at sites kept cold, is reported.
+func TestFresaNoFalseRace(t *testing.T) {
+	withFresa(t, func() {
+		x := heapWord()
+		hot0, hot1 := newSite(), newSite()
+		for _, s := range []uint64{hot0, hot1} {
+			fresa.counts[fresaIndex(s)].Store(fresaCold << 20)
+		}
+		before := Races()
+		var mu sync.Mutex
+		for range 200 {
+			for _, site := range []uint64{hot0, hot1} {
+				inGoroutine(func() {
+					for range 100 {
+						Lock(&mu)
+						Write(x, 8, site)
+						Read(x, 8, site)
+						Unlock(&mu)
+					}
+				})
+			}
+		}
+		if got := Races() - before; got != 0 {
+			t.Errorf("%d races reported on accesses ordered by a lock", got)
+		}
+
+		y := heapWord()
+		cold0, cold1 := newSite(), newSite()
+		inGoroutine(func() { Write(y, 8, cold0) }) // waited for unseen
+		Write(y, 8, cold1)
+		if Races() == before {
+			t.Errorf("unordered writes at cold sites not reported")
+		}
+	})
+}
+
+// TestProfileRoundTrip writes the profile of a registered package and
+// starts a new table from it: the sites' counters come back, and unknown
+// or malformed profiles are refused with their line.
+func TestProfileRoundTrip(t *testing.T) {
+	withFresa(t, func() {
+		const pkg = 0x5eed0001
+		table := "/src/a.go:3:4\tp.f\n/src/a.go:5:6\tp.g\n/src/b.go:7:8\tp.h\n"
+		RegisterSites(pkg, table)
+		site := func(i int) uint64 { return uint64(pkg)<<32 | uint64(i) }
+		fresa.counts[fresaIndex(site(1))].Store(100)
+		fresa.counts[fresaIndex(site(3))].Store(7)
+		prof := string(appendProfile(nil))
+		for _, want := range []string{"racegen profile v1\nruns 1\n", "100\t/src/a.go:3:4\tp.f\n", "7\t/src/b.go:7:8\tp.h\n"} {
+			if !strings.Contains(prof, want) {
+				t.Errorf("profile lacks %q:\n%s", want, prof)
+			}
+		}
+		if strings.Contains(prof, "p.g") {
+			t.Errorf("profile names a site without accesses:\n%s", prof)
+		}
+
+		for i := range fresa.counts {
+			fresa.counts[i].Store(0)
+		}
+		saved := profileIn
+		defer func() { profileIn = saved }()
+		profileIn = nil
+		// Two runs' worth: the counts start at their mean.
+		if err := loadProfile("p", "racegen profile v1\nruns 2\n200\t/src/a.go:3:4\tp.f\n14\t/src/b.go:7:8\tp.h\n"); err != nil {
+			t.Fatal(err)
+		}
+		applyProfile(pkg, table)
+		for i, want := range map[int]uint32{1: 100, 2: 0, 3: 7} {
+			if got := fresa.counts[fresaIndex(site(i))].Load(); got != want {
+				t.Errorf("site %d starts at %d, want %d", i, got, want)
+			}
+		}
+	})
+	for _, tt := range []struct{ src, msg string }{
+		{"", "not a racegen profile"},
+		{"racegen profile v2\nruns 1\n", "not a racegen profile"},
+		{"racegen profile v1\nruns 0\n", "p:2: want \"runs N\""},
+		{"racegen profile v1\nruns 1\n12 /a.go:1:1\tf\n", "p:3: want COUNT"},
+		{"racegen profile v1\nruns 1\n-1\t/a.go:1:1\tf\n", "p:3: want COUNT"},
+	} {
+		saved := profileIn
+		err := loadProfile("p", tt.src)
+		profileIn = saved
+		if err == nil || !strings.Contains(err.Error(), tt.msg) {
+			t.Errorf("loadProfile(%q) = %v, want an error with %q", tt.src, err, tt.msg)
+		}
+	}
+}
