@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: all build test vet fmt check-tidy check-generated bench bench-ops bench-runtime eval-rate eval-corpus eval-wholeprog eval-modules
+.PHONY: all build test vet fmt check-tidy check-generated bench bench-ops bench-runtime eval-rate eval-fresa eval-corpus eval-wholeprog eval-modules
 
 all: build test
 
@@ -68,6 +68,14 @@ bench-ops:
 # and its plot. EVALFLAGS="-sweep=false" runs only the modes comparison.
 eval-rate:
 	$(GO) run ./bench/evalrate $(EVALFLAGS)
+
+# eval-fresa puts uniform dynamic sampling and FRESA (racegen -fresa, cold
+# and from a profile) side by side on the evaluation programs: overhead
+# and distinct races found at each rate of a ladder, and what each finds
+# within an overhead budget (docs/fresa.md). Set FRESAFLAGS to pass flags
+# (-runs, -rates, -programs; see bench/fresa). Takes about half an hour.
+eval-fresa:
+	$(GO) run ./bench/fresa $(FRESAFLAGS)
 
 # eval-corpus runs Go's race suite ($(go env GOROOT)/src/runtime/race/testdata)
 # under racegen and under go test -race, and prints per-file agreement; then

@@ -28,7 +28,8 @@ import (
 // sampling periods nothing is counted or skipped.
 //
 // The counts live in a table of fresaTableSize counters indexed by a hash
-// of the site, so that an access costs one atomic add and no lookup;
+// of the site, so that an access costs a load, a random draw and, once
+// per 2^j accesses, an atomic add (fresaSkip), and no lookup;
 // sites that share a counter share a group, which can only lower their
 // probability, by as much as the other sites' accesses push it up.
 
@@ -70,11 +71,27 @@ func fresaGroup(n uint32) uint {
 
 // fresaSkip counts an access of site in a sampling period and reports
 // whether FRESA skips it.
+//
+// Where the counter is written matters more than what is counted: a hot
+// site is hot in every thread, and an atomic add on its counter from each
+// would bounce the counter's cache line between them at every access. So
+// an access that is kept adds 2^j, and a skipped one nothing: the counter
+// grows by one per access on average, and is written once per 2^j
+// accesses. Without FRESA (a run that only writes its profile), every
+// access adds one.
 func fresaSkip(site uint64) bool {
-	n := fresa.counts[fresaIndex(site)].Add(1)
+	c := &fresa.counts[fresaIndex(site)]
 	if !fresa.on {
+		c.Add(1)
 		return false
 	}
-	j := fresaGroup(n)
-	return j > 0 && runtimeRand()&(1<<j-1) != 0
+	n := c.Load()
+	j := fresaGroup(n + 1)
+	if j > 0 && runtimeRand()&(1<<j-1) != 0 {
+		return true
+	}
+	if n < 1<<31 { // the hottest group is reached long before; no wrap
+		c.Add(1 << j)
+	}
+	return false
 }

@@ -122,6 +122,7 @@ func TestPrograms(t *testing.T) {
 			}
 
 			reps := racePositions(stderr.String())
+			checkFresa(t, bin, marks)
 			if len(marks) == 0 {
 				if code != 0 || len(reps) > 0 {
 					t.Fatalf("race-free program: exit %d, reports:\n%s", code, stderr.String())
@@ -144,6 +145,36 @@ func TestPrograms(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// checkFresa runs bin, built at rate 1, with FRESA on: skipping accesses
+// may lose races but never invents one, so every report names marked
+// lines, and the program exits 66 exactly when it reported.
+func checkFresa(t *testing.T, bin string, marks []string) {
+	t.Helper()
+	var stderr bytes.Buffer
+	prog := exec.Command(bin)
+	prog.Env = append(os.Environ(), "RACEGEN_OPTIONS=fresa=1")
+	prog.Stderr = &stderr
+	code := 0
+	if err := prog.Run(); err != nil {
+		ee, ok := err.(*exec.ExitError)
+		if !ok {
+			t.Fatal(err)
+		}
+		code = ee.ExitCode()
+	}
+	reps := racePositions(stderr.String())
+	if (code == 66) != (len(reps) > 0) {
+		t.Errorf("with fresa=1: exit %d after %d reports:\n%s", code, len(reps), stderr.String())
+	}
+	for _, r := range reps {
+		for _, p := range r {
+			if !slices.Contains(marks, p) {
+				t.Errorf("with fresa=1: report names %s, not a line marked // race (%v):\n%s", p, marks, stderr.String())
+			}
+		}
 	}
 }
 
