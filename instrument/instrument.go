@@ -58,6 +58,11 @@ type Config struct {
 	// elsewhere in it unless lines move.
 	Seed int64
 
+	// SiteRate, if not nil, gives each access site its own sampling
+	// rate in place of Rate, from a profile of how often each site runs
+	// (cmd/racegen's -profile): see StaticRates.
+	SiteRate func(pos token.Position) float64
+
 	// Checks gives the unsampled sites of static and collide modes a
 	// check against the armed software watchpoints (CR, CW). Without it
 	// they get no code at all, as hardware watchpoints need none.

@@ -249,7 +249,11 @@ func (fr *fileRewriter) sample(pos token.Position) bool {
 	}
 	ord := fr.ordinal[key]
 	fr.ordinal[key]++
-	return siteChoice(fr.cfg.Seed, fr.pkg.Path(), file, pos.Line, pos.Column, ord) < fr.cfg.Rate
+	rate := fr.cfg.Rate
+	if fr.cfg.SiteRate != nil {
+		rate = fr.cfg.SiteRate(pos)
+	}
+	return siteChoice(fr.cfg.Seed, fr.pkg.Path(), file, pos.Line, pos.Column, ord) < rate
 }
 
 // siteChoice maps a site to a number in [0, 1), uniformly for distinct

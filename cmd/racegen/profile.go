@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -73,6 +74,30 @@ func (p *profile) add(q *profile) {
 	for k, c := range q.counts {
 		p.counts[k] += c
 	}
+}
+
+// perRunBySite returns p's counts per run by site, named as
+// instrument.StaticRates names them ("FILE:LINE:COL", FILE a base name).
+func (p *profile) perRunBySite() map[string]float64 {
+	m := make(map[string]float64, len(p.counts))
+	for k, c := range p.counts {
+		pos, _, _ := strings.Cut(k, "\t")
+		rest, col, ok1 := cutLast(pos, ":")
+		file, line, ok2 := cutLast(rest, ":")
+		if !ok1 || !ok2 {
+			continue
+		}
+		m[filepath.Base(file)+":"+line+":"+col] += float64(c) / float64(p.runs)
+	}
+	return m
+}
+
+// cutLast cuts s around the last sep.
+func cutLast(s, sep string) (before, after string, found bool) {
+	if i := strings.LastIndex(s, sep); i >= 0 {
+		return s[:i], s[i+len(sep):], true
+	}
+	return s, "", false
 }
 
 // write writes p in the profile format, its sites in order.

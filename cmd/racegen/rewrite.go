@@ -29,7 +29,7 @@ func rewritePackage(cfg *config, path string, p *checkedPackage, todo []*ast.Fil
 		local = func(e ast.Expr) bool { return owned(e) || loc.Local(e) }
 		localTarget = func(e ast.Expr) bool { return owned(e) || loc.LocalTarget(e) }
 	}
-	return instrument.Package(p.fset, todo, p.pkg, p.info, &instrument.Config{
+	ic := &instrument.Config{
 		Local:       local,
 		LocalTarget: localTarget,
 		Mode:        cfg.mode,
@@ -38,7 +38,15 @@ func rewritePackage(cfg *config, path string, p *checkedPackage, todo []*ast.Fil
 		// Without hardware watchpoints the second access of a race
 		// is caught only by a check at the unsampled sites.
 		Checks: cfg.watchpoints == "sw",
-	})
+	}
+	if cfg.mode != instrument.Dynamic && cfg.profileSrc != "" {
+		prof, err := parseProfile(cfg.profile, strings.NewReader(cfg.profileSrc))
+		if err != nil {
+			return nil, err
+		}
+		ic.SiteRate = instrument.StaticRates(cfg.rate, prof.perRunBySite())
+	}
+	return instrument.Package(p.fset, todo, p.pkg, p.info, ic)
 }
 
 // policy returns the instrumentation policy of a build with cfg whose

@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -142,5 +144,70 @@ func TestStaticModes(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// raceMarkRE matches a line that takes part in a race of an evaluation
+// program.
+var raceMarkRE = regexp.MustCompile(`//\s*race:\s*[A-Za-z0-9_-]+\s*$`)
+
+// TestStaticProfile builds testdata/evalrace/cold in static mode at a low
+// rate with a profile that says its hot loop's sites run a billion times:
+// the budget those sites would take goes to the cold ones, so no site of
+// the hot loop is sampled and every line of every race is.
+func TestStaticProfile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds programs")
+	}
+	root := moduleRoot(t)
+	const prog = "./testdata/evalrace/cold"
+	sampled := func(args ...string) []string {
+		t.Helper()
+		var out bytes.Buffer
+		args = append(args, "-mode=static", "-v", "-o", testOut, "build", "-C", root, "-o", filepath.Join(t.TempDir(), "cold"), prog)
+		if code := run(args, &out, &out); code != 0 {
+			t.Fatalf("racegen %v: exit %d\n%s", args, code, out.String())
+		}
+		var sites []string
+		for l := range strings.Lines(out.String()) {
+			if s, ok := strings.CutPrefix(strings.TrimSpace(l), "racegen: sampled "); ok && strings.Contains(s, "evalrace/cold/main.go:") {
+				sites = append(sites, s[strings.LastIndex(s, "main.go:"):])
+			}
+		}
+		return sites
+	}
+	src, err := os.ReadFile(filepath.Join(root, prog, "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hot, races := "", map[string]bool{}
+	for i, l := range strings.Split(string(src), "\n") {
+		switch {
+		case strings.Contains(l, "shard[i] = mix("):
+			hot = "main.go:" + strconv.Itoa(i+1) + ":"
+		case raceMarkRE.MatchString(l):
+			races["main.go:"+strconv.Itoa(i+1)+":"] = true
+		}
+	}
+	var prof strings.Builder
+	prof.WriteString("racegen profile v1\nruns 1\n")
+	for _, s := range sampled("-rate=1") {
+		if strings.HasPrefix(s, hot) {
+			prof.WriteString("1000000000\t/src/cold/" + s + "\tmain.work\n")
+		}
+	}
+	file := filepath.Join(t.TempDir(), "hot.prof")
+	if err := os.WriteFile(file, []byte(prof.String()), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	got := sampled("-rate=0.05", "-profile="+file)
+	for _, s := range got {
+		if strings.HasPrefix(s, hot) {
+			t.Errorf("hot loop site %s sampled", s)
+		}
+		delete(races, s[:strings.LastIndex(s, ":")+1])
+	}
+	if len(races) > 0 {
+		t.Errorf("race lines with no sampled site: %v (sampled %v)", races, got)
 	}
 }
