@@ -34,15 +34,28 @@ const fasthttpAllocs = "The test counts allocations (testing.AllocsPerRun) and a
 // explanations is the hand-maintained table. Each Text says what was
 // checked, so that it can be checked again.
 var explanations = []explained{{
-	Module: "github.com/valyala/fasthttp", Form: formRace, Subject: "TestAllocation*",
+	Module: "github.com/valyala/fasthttp", Subject: "TestAllocation*", Match: "",
+	Form: formRace,
 	Text: "fasthttp's allocation_test.go is //go:build !race: -race does not run these tests.",
+}, {
+	Module: "github.com/valyala/fasthttp", Subject: "TestAllocation*", Form: formSampled,
+	Text: "fasthttp's allocation_test.go is //go:build !race, and racegen test builds with the race tag as -race does (docs/usage.md, \"The race build tag\"): not run, as under -race.",
 }, {
 	Module: "github.com/valyala/fasthttp", Form: formRace, Subject: "examples/helloworldserver.TestZeroAllocation",
 	Text: "//go:build !race: -race does not run this test.",
 }, {
-	Module: "github.com/valyala/fasthttp", Match: "allocations",
-	Text: "The test counts allocations (testing.AllocsPerRun) and wants none; racegen's detector makes heap allocations of its own as it records synchronization, which testing counts as the program's: vector clocks copied at acquires and records of new synchronization objects (a memory profile of TestAllocationClient's binary at rate 1: 446 vclock.clone and 585 allocations under syncShard.lookupLocked over the test). -race does not run the test: allocation_test.go and examples/helloworldserver are //go:build !race, and racegen does not set the race build tag (docs/usage.md).",
+	Module: "github.com/valyala/fasthttp", Form: formSampled, Subject: "examples/helloworldserver.TestZeroAllocation",
+	Text: "//go:build !race: racegen test builds with the race tag, as -race does, and does not run it.",
 }, {
+	Module: "github.com/valyala/fasthttp", Form: formToolexec, Match: "allocations",
+	Text: "The test counts allocations (testing.AllocsPerRun) and wants none; racegen's detector makes heap allocations of its own as it records synchronization, which testing counts as the program's (vector clocks copied at acquires, records of new synchronization objects). It is //go:build !race: racegen test leaves it out, as -race does, but go test -toolexec alone cannot give the race tag, since the go command chooses the files before the wrapper runs (docs/usage.md); racegen's printed flags include the overlay that does.",
+}, {
+	Module: "github.com/valyala/fasthttp", Form: formSampled, Subject: "TestRequestCtxHijackReduceMemoryUsage",
+	Text: "Not explained, likely false reports: 32 location pairs on pooled RequestCtx, bufio and bytes.Buffer state handed between the server's goroutines, none reported by -race or at rate 1. Not reproduced since in 20 runs of the test (racegen -rate=0.01 test -c at a later commit); see issue 18's note.",
+}, {Module: "github.com/valyala/fasthttp", Form: formFull, Subject: "*",
+	Text: "Defect, not explained: the package's test binary died with `fatal error: found pointer to free object` during TestWriteUnzstdWithLimitConcurrentCaps; not reproduced in 4 later whole-package runs (issue 18's note).",
+}, {
+
 	Module: "github.com/valyala/fasthttp", Match: "allocs per",
 	Text: fasthttpAllocs,
 }, {
@@ -50,7 +63,10 @@ var explanations = []explained{{
 	Text: fasthttpAllocs,
 }, {
 	Module: "github.com/valyala/fasthttp", Form: formRace, Subject: "TestServerDone*",
-	Text: "server_race_test.go is //go:build race: only -race runs this test.",
+	Text: "server_race_test.go is //go:build race: -race runs this test, and so does racegen test, which builds with the race tag (docs/usage.md); go test and -toolexec alone do not.",
+}, {
+	Module: "github.com/valyala/fasthttp", Form: formSampled, Subject: "TestServerDone*",
+	Text: "server_race_test.go is //go:build race: racegen test builds with the race tag and runs it, as -race does.",
 }, {
 	Module: "github.com/valyala/fasthttp", Subject: "TestStreamBatchReadyFlushBeforeWait", Match: "stream_bounded_test.go:391",
 	Text: "False report, fixed after this run (c2a3fd4): the test reads codec.flushes (:391) after synctest.Wait, which returns once the writing goroutine (:460) is durably blocked. Under -race the Go runtime orders each bubbled goroutine's parking before the next Wait (runtime/synctest.go); racegen now follows internal/synctest.Wait with an acquire of every goroutine's clock (testdata/wholeprog/synctest_test.go).",
