@@ -95,3 +95,19 @@ func goEnvIn(dir, name string) string {
 	}
 	return strings.TrimSpace(string(out))
 }
+
+// goEnvsIn returns the values of go env variables, in order, for the go
+// command run in dir, read with one go env.
+func goEnvsIn(dir string, names ...string) ([]string, error) {
+	cmd := exec.Command("go", append([]string{"env"}, names...)...)
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go env %s: %w", strings.Join(names, " "), err)
+	}
+	vals := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(vals) != len(names) {
+		return nil, fmt.Errorf("go env %s: %d lines, want %d", strings.Join(names, " "), len(vals), len(names))
+	}
+	return vals, nil
+}

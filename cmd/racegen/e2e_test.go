@@ -99,17 +99,7 @@ func TestPrograms(t *testing.T) {
 			if code := run([]string{"-o", out, "build", "-C", root, "-o", bin, rel}, &msg, &msg); code != 0 {
 				t.Fatalf("racegen build: exit %d\n%s", code, msg.String())
 			}
-			var stdout, stderr bytes.Buffer
-			prog := exec.Command(bin)
-			prog.Stdout, prog.Stderr = &stdout, &stderr
-			code := 0
-			if err := prog.Run(); err != nil {
-				ee, ok := err.(*exec.ExitError)
-				if !ok {
-					t.Fatal(err)
-				}
-				code = ee.ExitCode()
-			}
+			stdout, stderr, code := runBinary(t, bin)
 
 			plain := exec.Command("go", "run", rel)
 			plain.Dir = root
@@ -148,16 +138,13 @@ func TestPrograms(t *testing.T) {
 	}
 }
 
-// checkFresa runs bin, built at rate 1, with FRESA on: skipping accesses
-// may lose races but never invents one, so every report names marked
-// lines, and the program exits 66 exactly when it reported.
-func checkFresa(t *testing.T, bin string, marks []string) {
+// runBinary runs bin with env added to the environment and returns its
+// output and exit status.
+func runBinary(t *testing.T, bin string, env ...string) (stdout, stderr bytes.Buffer, code int) {
 	t.Helper()
-	var stderr bytes.Buffer
 	prog := exec.Command(bin)
-	prog.Env = append(os.Environ(), "RACEGEN_OPTIONS=fresa=1")
-	prog.Stderr = &stderr
-	code := 0
+	prog.Env = append(os.Environ(), env...)
+	prog.Stdout, prog.Stderr = &stdout, &stderr
 	if err := prog.Run(); err != nil {
 		ee, ok := err.(*exec.ExitError)
 		if !ok {
@@ -165,6 +152,15 @@ func checkFresa(t *testing.T, bin string, marks []string) {
 		}
 		code = ee.ExitCode()
 	}
+	return stdout, stderr, code
+}
+
+// checkFresa runs bin, built at rate 1, with FRESA on: skipping accesses
+// may lose races but never invents one, so every report names marked
+// lines, and the program exits 66 exactly when it reported.
+func checkFresa(t *testing.T, bin string, marks []string) {
+	t.Helper()
+	_, stderr, code := runBinary(t, bin, "RACEGEN_OPTIONS=fresa=1")
 	reps := racePositions(stderr.String())
 	if (code == 66) != (len(reps) > 0) {
 		t.Errorf("with fresa=1: exit %d after %d reports:\n%s", code, len(reps), stderr.String())

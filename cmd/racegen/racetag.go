@@ -78,11 +78,16 @@ type listContext struct {
 // tests says whether test files are built. The overlay and the copies it
 // names live in the output root, named by their contents.
 func raceTagOverlay(cfg *config, g goArgs, tests bool) (string, error) {
-	user, err := userOverlay(g)
+	env, err := goEnvsIn(g.dir, "GOFLAGS", "GOMODCACHE")
 	if err != nil {
 		return "", err
 	}
-	tags := effectiveTags(g)
+	goflags := splitQuoted(env[0])
+	user, err := userOverlay(g, goflags)
+	if err != nil {
+		return "", err
+	}
+	tags := effectiveTags(g, goflags)
 	ctx, pkgs, err := listForRaceTag(g, tags, tests)
 	if err != nil {
 		return "", err
@@ -90,7 +95,7 @@ func raceTagOverlay(cfg *config, g goArgs, tests bool) (string, error) {
 	base, race := ctx.buildContext(user), ctx.buildContext(user)
 	race.BuildTags = append(slices.Clone(race.BuildTags), "race")
 
-	modCache := goEnvIn(g.dir, "GOMODCACHE")
+	modCache := env[1]
 	changed := map[string][]byte{} // file -> new contents, nil to delete
 	for _, p := range pkgs {
 		switch {
@@ -162,13 +167,13 @@ func raceTagOverlay(cfg *config, g goArgs, tests bool) (string, error) {
 }
 
 // effectiveTags returns the -tags the go command would use for g: its
-// command line's, else GOFLAGS'.
-func effectiveTags(g goArgs) string {
+// command line's, else those of goflags, GOFLAGS split.
+func effectiveTags(g goArgs, goflags []string) string {
 	if g.tags != "" {
 		return g.tags
 	}
 	tags := ""
-	for _, f := range pickObjectFlags(splitQuoted(goEnv("GOFLAGS")), false) {
+	for _, f := range pickObjectFlags(goflags, false) {
 		if v, ok := strings.CutPrefix(f, "-tags="); ok {
 			tags = v
 		}
@@ -265,10 +270,10 @@ func (c *listContext) buildContext(user *overlay) *build.Context {
 }
 
 // userOverlay reads the -overlay file the user gave, on the command line
-// or in GOFLAGS, or returns nil if there is none.
-func userOverlay(g goArgs) (*overlay, error) {
+// or in goflags (GOFLAGS split), or returns nil if there is none.
+func userOverlay(g goArgs, goflags []string) (*overlay, error) {
 	name := ""
-	for _, f := range append(splitQuoted(goEnv("GOFLAGS")), g.flags...) {
+	for _, f := range append(slices.Clone(goflags), g.flags...) {
 		if v, ok := strings.CutPrefix(strings.TrimLeft(f, "-"), "overlay="); ok && strings.HasPrefix(f, "-") {
 			name = v
 		}
