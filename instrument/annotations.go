@@ -25,9 +25,9 @@ import (
 // same meaning, so that the standard library tells racegen what it tells
 // -race:
 //
-//	race.Acquire(p)        racegenrt.Acquire(uintptr(p))
-//	race.Release(p)        racegenrt.Release(uintptr(p))
-//	race.ReleaseMerge(p)   racegenrt.ReleaseMerge(uintptr(p))
+//	race.Acquire(p)        racegenrt.Acquire(p)
+//	race.Release(p)        racegenrt.Release(p)
+//	race.ReleaseMerge(p)   racegenrt.ReleaseMerge(p)
 //	race.Read(p)           racegenrt.Read(uintptr(p), 1, site)
 //	race.ReadPC(p, c, pc)  racegenrt.ReadPC(uintptr(p), c, pc, site)
 //	race.ReadRange(p, n)   racegenrt.ReadRange(uintptr(p), uintptr(n), site)
@@ -140,7 +140,9 @@ func (fr *fileRewriter) raceCall(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 	var n *dst.CallExpr
 	switch name {
 	case "Acquire", "Release", "ReleaseMerge":
-		n = fr.rtCall(h, addr())
+		// The pointer itself, not its address: it keeps the object
+		// alive for the detector's lookup (runtime's lookupSync).
+		n = fr.rtCall(h, x.Args[0])
 	case "Read", "Write":
 		n = fr.rtCall(h, addr(), one(), site())
 	case "ReadPC", "WritePC":

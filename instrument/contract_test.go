@@ -119,7 +119,7 @@ func (rt *checkedRuntime) function(name string) (*types.Signature, error) {
 
 // kindNames say what each kind requires, for messages.
 var kindNames = map[kind]string{
-	anyKind: "any type", siteKind: "uint64 (a site)", uintptrKind: "uintptr", pointerKind: "a pointer",
+	anyKind: "any type", siteKind: "uint64 (a site)", uintptrKind: "uintptr", pointerKind: "a pointer", objectKind: "unsafe.Pointer",
 	keyKind: "uint32 (a package key)", stringKind: "string", boolKind: "bool", intKind: "int", funcKind: "a function",
 	ctxKind: "*" + ctxType,
 }
@@ -137,6 +137,8 @@ func hasKind(t types.Type, k kind) bool {
 	case pointerKind:
 		_, ok := t.Underlying().(*types.Pointer)
 		return ok
+	case objectKind:
+		return basic(types.UnsafePointer)
 	case keyKind:
 		return basic(types.Uint32)
 	case stringKind:

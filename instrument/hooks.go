@@ -129,6 +129,7 @@ const (
 	siteKind                // uint64: a site number (see newSite)
 	uintptrKind             // uintptr: an address, a size or a program counter
 	pointerKind             // a pointer
+	objectKind              // unsafe.Pointer: a synchronization object, kept alive by the call
 	keyKind                 // uint32: a package's key (see pkgKey)
 	stringKind              // string
 	boolKind                // bool
@@ -156,14 +157,14 @@ func newHook(h hook) *hook {
 
 // Shorthands for the declarations below.
 var (
-	ptrSite     = []kind{pointerKind, siteKind}
-	ptrSiteCtx  = []kind{pointerKind, siteKind, ctxKind}
-	valueSite   = []kind{anyKind, siteKind}
-	justPtr     = []kind{pointerKind}
-	justAny     = []kind{anyKind}
-	justBool    = []kind{boolKind}
-	justFunc    = []kind{funcKind}
-	justUintptr = []kind{uintptrKind}
+	ptrSite    = []kind{pointerKind, siteKind}
+	ptrSiteCtx = []kind{pointerKind, siteKind, ctxKind}
+	valueSite  = []kind{anyKind, siteKind}
+	justPtr    = []kind{pointerKind}
+	justAny    = []kind{anyKind}
+	justBool   = []kind{boolKind}
+	justFunc   = []kind{funcKind}
+	justObject = []kind{objectKind}
 )
 
 // Accesses: read x is *R(&x, site), write x is *W(&x, site) = v (access.go);
@@ -197,9 +198,9 @@ var (
 // whole is bracketed by ChanPreSend or ChanPreRecv and the Post method
 // of the handle they return.
 var (
-	hookChanOf      = newHook(hook{name: "ChanOf", params: justAny, results: []kind{uintptrKind}})
-	hookChanPreSend = newHook(hook{name: "ChanPreSend", params: []kind{uintptrKind, siteKind}, results: justAny, post: "PostSend"})
-	hookChanPreRecv = newHook(hook{name: "ChanPreRecv", params: justUintptr, results: justAny, post: "PostRecv"})
+	hookChanOf      = newHook(hook{name: "ChanOf", params: justAny, results: justObject})
+	hookChanPreSend = newHook(hook{name: "ChanPreSend", params: []kind{objectKind, siteKind}, results: justAny, post: "PostSend"})
+	hookChanPreRecv = newHook(hook{name: "ChanPreRecv", params: justObject, results: justAny, post: "PostRecv"})
 	hookSend        = newHook(hook{name: "Send", tparams: 1, params: []kind{anyKind, anyKind, siteKind}})
 	hookRecv        = newHook(hook{name: "Recv", tparams: 1, params: justAny, results: justAny})
 	hookRecv2       = newHook(hook{name: "Recv2", tparams: 1, params: justAny, results: []kind{anyKind, boolKind}})
@@ -248,7 +249,7 @@ var (
 var (
 	_ = newHook(hook{name: "TimerArm", tparams: 1, params: justPtr})
 	_ = newHook(hook{name: "TimerFunc", tparams: 1, params: []kind{pointerKind, funcKind}, results: justFunc})
-	_ = newHook(hook{name: "ChanPreClose", params: []kind{uintptrKind, siteKind}})
+	_ = newHook(hook{name: "ChanPreClose", params: []kind{objectKind, siteKind}})
 	_ = newHook(hook{name: "AcquireAll"})
 )
 
@@ -265,9 +266,9 @@ var (
 // by their names there (annotations.go). ReadObjectPC and WriteObjectPC
 // become ReadRange and WriteRange.
 var raceHooks = map[string]*hook{
-	"Acquire":      newHook(hook{name: "Acquire", params: justUintptr}),
-	"Release":      newHook(hook{name: "Release", params: justUintptr}),
-	"ReleaseMerge": newHook(hook{name: "ReleaseMerge", params: justUintptr}),
+	"Acquire":      newHook(hook{name: "Acquire", params: justObject}),
+	"Release":      newHook(hook{name: "Release", params: justObject}),
+	"ReleaseMerge": newHook(hook{name: "ReleaseMerge", params: justObject}),
 	"Read":         newHook(hook{name: "Read", params: []kind{uintptrKind, uintptrKind, siteKind}, access: true}),
 	"Write":        newHook(hook{name: "Write", params: []kind{uintptrKind, uintptrKind, siteKind}, access: true}),
 	"ReadPC":       newHook(hook{name: "ReadPC", params: []kind{uintptrKind, uintptrKind, uintptrKind, siteKind}}),

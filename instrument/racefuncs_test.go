@@ -52,9 +52,9 @@ func TestRuntimeRaceFuncs(t *testing.T) {
 		out = string(src)
 	}
 	for _, want := range []string{
-		"racegenrt.Acquire(uintptr(p))",
-		"racegenrt.Release(uintptr(p))",
-		"racegenrt.ReleaseMerge(uintptr(p))",
+		"racegenrt.Acquire(p)",
+		"racegenrt.Release(p)",
+		"racegenrt.ReleaseMerge(p)",
 		"racegenrt.Read(uintptr(p), 1, ",
 		"racegenrt.Write(uintptr(p), 1, ",
 		"racegenrt.ReadRange(uintptr(p), uintptr(len(x)), ",

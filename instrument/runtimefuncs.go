@@ -59,14 +59,14 @@ var runtimeFuncModels = map[string]string{
 	"reflect.mapdelete":           modelMapWrite,
 	"reflect.mapdelete_faststr":   modelMapWrite,
 	"reflect.mapclear":            modelMapWrite,
-	"reflect.chanclose":           `%[2]sChanPreClose(uintptr(p0), %[3]s); %[1]s`,
-	"reflect.chansend0": `h := %[2]sChanPreSend(uintptr(p0), %[3]s)
+	"reflect.chanclose":           `%[2]sChanPreClose(p0, %[3]s); %[1]s`,
+	"reflect.chansend0": `h := %[2]sChanPreSend(p0, %[3]s)
 	ok := %[1]s
 	if ok {
 		h.PostSend()
 	}
 	return ok`,
-	"reflect.chanrecv": `h := %[2]sChanPreRecv(uintptr(p0))
+	"reflect.chanrecv": `h := %[2]sChanPreRecv(p0)
 	selected, received := %[1]s
 	if selected {
 		h.PostRecv()

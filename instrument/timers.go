@@ -106,7 +106,7 @@ var timerHelpers = map[string]string{
 // the qualifier of package unsafe, %[3]s the runtime's, %[4]s, %[5]s and
 // %[6]s names for the type parameters and the parameter.
 const timerChanHelper = `func %[1]s[%[4]s interface{ *%[5]s }, %[5]s any](%[6]s %[4]s) %[4]s {
-	%[3]sChanPreSend(*(*uintptr)(%[2]sPointer(%[6]s)), 0)
+	%[3]sChanPreSend(*(*%[2]sPointer)(%[2]sPointer(%[6]s)), 0)
 	%[3]sTimerArm(%[6]s)
 	return %[6]s
 }`

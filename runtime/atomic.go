@@ -25,7 +25,7 @@ const (
 // other than atomic.Value's use atomicLoaded instead.
 //
 //go:noinline
-func atomicPre(addr, size uintptr, kind int, site uint64) syncRef {
+func atomicPre(p unsafe.Pointer, size uintptr, kind int, site uint64) syncRef {
 	if staticSync {
 		if t := current(); t != nil {
 			t.onSync()
@@ -36,13 +36,13 @@ func atomicPre(addr, size uintptr, kind int, site uint64) syncRef {
 	if kind != atomicLoad {
 		o |= opWrite
 	}
-	access(addr, size, site, o)
+	access(uintptr(p), size, site, o)
 	t := syncer()
-	sv := lookupSync(t, addr)
+	sv := lookupSync(t, p)
 	if kind != atomicLoad {
 		sv.releaseMerge(t)
 	}
-	return syncRef{addr, sv}
+	return syncRef{p, sv}
 }
 
 // atomicStored is atomicPre for a store. Three arguments keep the
@@ -52,7 +52,7 @@ func atomicPre(addr, size uintptr, kind int, site uint64) syncRef {
 //
 //go:noinline
 func atomicStored(p unsafe.Pointer, size uintptr, site uint64) {
-	atomicPre(uintptr(p), size, atomicStore, site)
+	atomicPre(p, size, atomicStore, site)
 }
 
 // atomicLoaded4 and atomicLoaded8 are atomicLoaded for loads of 4 and 8
@@ -60,10 +60,10 @@ func atomicStored(p unsafe.Pointer, size uintptr, site uint64) {
 // inliner's budget, where atomicLoaded's three would not.
 //
 //go:noinline
-func atomicLoaded4(p unsafe.Pointer, site uint64) { atomicLoaded(uintptr(p), 4, site, opAtomic) }
+func atomicLoaded4(p unsafe.Pointer, site uint64) { atomicLoaded(p, 4, site, opAtomic) }
 
 //go:noinline
-func atomicLoaded8(p unsafe.Pointer, site uint64) { atomicLoaded(uintptr(p), 8, site, opAtomic) }
+func atomicLoaded8(p unsafe.Pointer, site uint64) { atomicLoaded(p, 8, site, opAtomic) }
 
 // atomicLoaded is called after an atomic load of the size bytes at addr,
 // when syncHot: it records the load as an access of kind o (opAtomic, or
@@ -72,16 +72,16 @@ func atomicLoaded8(p unsafe.Pointer, site uint64) { atomicLoaded(uintptr(p), 8, 
 // after it, so an acquire made while the gate is open is recorded even if
 // the gate opened during the load (see syncRef.object). The wrapper is the
 // load, that test and the call, and it inlines into the caller.
-func atomicLoaded(addr, size uintptr, site uint64, o op) {
+func atomicLoaded(p unsafe.Pointer, size uintptr, site uint64, o op) {
 	if staticSync {
 		if t := current(); t != nil {
 			t.onSync()
 		}
 		return
 	}
-	access(addr, size, site, o)
+	access(uintptr(p), size, site, o)
 	if t := syncer(); t != nil {
-		lookupSync(t, addr).acquire(t)
+		lookupSync(t, p).acquire(t)
 	}
 }
 
@@ -99,12 +99,12 @@ func atomicLoaded(addr, size uintptr, site uint64, o op) {
 // suite's time.
 //
 //go:noinline
-func atomicCASFailed(addr, size uintptr, site uint64) {
-	atomicLoaded(addr, size, site, opAtomic|opWrite)
+func atomicCASFailed(p unsafe.Pointer, size uintptr, site uint64) {
+	atomicLoaded(p, size, site, opAtomic|opWrite)
 }
 
 // atomicPost is called after a load or read-modify-write, which
-// acquire; op.addr is set even if atomicPre was not called. The gate is
+// acquire; op.p is set even if atomicPre was not called. The gate is
 // consulted again, since it may have opened between the two halves, and
 // an acquire made while it is open must be recorded. (Stores have no
 // second half: atomicPre ticked the clock.)

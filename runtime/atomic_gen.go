@@ -26,9 +26,9 @@ func AtomicStoreInt32(addr *int32, val int32, site uint64) {
 
 // AtomicSwapInt32 is atomic.SwapInt32, ordered as a release and an acquire.
 func AtomicSwapInt32(addr *int32, new int32, site uint64) (old int32) {
-	sv := syncRef{addr: addrOf(addr)}
+	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
-		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
 	} else {
 		idlePair()
 	}
@@ -39,13 +39,13 @@ func AtomicSwapInt32(addr *int32, new int32, site uint64) (old int32) {
 
 // AtomicCompareAndSwapInt32 is atomic.CompareAndSwapInt32, ordered as a release and an acquire.
 func AtomicCompareAndSwapInt32(addr *int32, old, new int32, site uint64) (swapped bool) {
-	sv := syncRef{addr: addrOf(addr)}
+	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
 		if atomic.LoadInt32(addr) != old {
-			atomicCASFailed(addrOf(addr), unsafe.Sizeof(*addr), site)
+			atomicCASFailed(unsafe.Pointer(addr), unsafe.Sizeof(*addr), site)
 			return false
 		}
-		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
 	} else {
 		idlePair()
 	}
@@ -56,9 +56,9 @@ func AtomicCompareAndSwapInt32(addr *int32, old, new int32, site uint64) (swappe
 
 // AtomicAddInt32 is atomic.AddInt32, ordered as a release and an acquire.
 func AtomicAddInt32(addr *int32, delta int32, site uint64) (new int32) {
-	sv := syncRef{addr: addrOf(addr)}
+	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
-		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
 	} else {
 		idlePair()
 	}
@@ -69,9 +69,9 @@ func AtomicAddInt32(addr *int32, delta int32, site uint64) (new int32) {
 
 // AtomicAndInt32 is atomic.AndInt32, ordered as a release and an acquire.
 func AtomicAndInt32(addr *int32, mask int32, site uint64) (old int32) {
-	sv := syncRef{addr: addrOf(addr)}
+	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
-		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
 	} else {
 		idlePair()
 	}
@@ -82,9 +82,9 @@ func AtomicAndInt32(addr *int32, mask int32, site uint64) (old int32) {
 
 // AtomicOrInt32 is atomic.OrInt32, ordered as a release and an acquire.
 func AtomicOrInt32(addr *int32, mask int32, site uint64) (old int32) {
-	sv := syncRef{addr: addrOf(addr)}
+	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
-		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
 	} else {
 		idlePair()
 	}
@@ -112,9 +112,9 @@ func AtomicStoreInt64(addr *int64, val int64, site uint64) {
 
 // AtomicSwapInt64 is atomic.SwapInt64, ordered as a release and an acquire.
 func AtomicSwapInt64(addr *int64, new int64, site uint64) (old int64) {
-	sv := syncRef{addr: addrOf(addr)}
+	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
-		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
 	} else {
 		idlePair()
 	}
@@ -125,13 +125,13 @@ func AtomicSwapInt64(addr *int64, new int64, site uint64) (old int64) {
 
 // AtomicCompareAndSwapInt64 is atomic.CompareAndSwapInt64, ordered as a release and an acquire.
 func AtomicCompareAndSwapInt64(addr *int64, old, new int64, site uint64) (swapped bool) {
-	sv := syncRef{addr: addrOf(addr)}
+	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
 		if atomic.LoadInt64(addr) != old {
-			atomicCASFailed(addrOf(addr), unsafe.Sizeof(*addr), site)
+			atomicCASFailed(unsafe.Pointer(addr), unsafe.Sizeof(*addr), site)
 			return false
 		}
-		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
 	} else {
 		idlePair()
 	}
@@ -142,9 +142,9 @@ func AtomicCompareAndSwapInt64(addr *int64, old, new int64, site uint64) (swappe
 
 // AtomicAddInt64 is atomic.AddInt64, ordered as a release and an acquire.
 func AtomicAddInt64(addr *int64, delta int64, site uint64) (new int64) {
-	sv := syncRef{addr: addrOf(addr)}
+	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
-		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
 	} else {
 		idlePair()
 	}
@@ -155,9 +155,9 @@ func AtomicAddInt64(addr *int64, delta int64, site uint64) (new int64) {
 
 // AtomicAndInt64 is atomic.AndInt64, ordered as a release and an acquire.
 func AtomicAndInt64(addr *int64, mask int64, site uint64) (old int64) {
-	sv := syncRef{addr: addrOf(addr)}
+	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
-		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
 	} else {
 		idlePair()
 	}
@@ -168,9 +168,9 @@ func AtomicAndInt64(addr *int64, mask int64, site uint64) (old int64) {
 
 // AtomicOrInt64 is atomic.OrInt64, ordered as a release and an acquire.
 func AtomicOrInt64(addr *int64, mask int64, site uint64) (old int64) {
-	sv := syncRef{addr: addrOf(addr)}
+	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
-		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
 	} else {
 		idlePair()
 	}
@@ -198,9 +198,9 @@ func AtomicStoreUint32(addr *uint32, val uint32, site uint64) {
 
 // AtomicSwapUint32 is atomic.SwapUint32, ordered as a release and an acquire.
 func AtomicSwapUint32(addr *uint32, new uint32, site uint64) (old uint32) {
-	sv := syncRef{addr: addrOf(addr)}
+	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
-		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
 	} else {
 		idlePair()
 	}
@@ -211,13 +211,13 @@ func AtomicSwapUint32(addr *uint32, new uint32, site uint64) (old uint32) {
 
 // AtomicCompareAndSwapUint32 is atomic.CompareAndSwapUint32, ordered as a release and an acquire.
 func AtomicCompareAndSwapUint32(addr *uint32, old, new uint32, site uint64) (swapped bool) {
-	sv := syncRef{addr: addrOf(addr)}
+	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
 		if atomic.LoadUint32(addr) != old {
-			atomicCASFailed(addrOf(addr), unsafe.Sizeof(*addr), site)
+			atomicCASFailed(unsafe.Pointer(addr), unsafe.Sizeof(*addr), site)
 			return false
 		}
-		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
 	} else {
 		idlePair()
 	}
@@ -228,9 +228,9 @@ func AtomicCompareAndSwapUint32(addr *uint32, old, new uint32, site uint64) (swa
 
 // AtomicAddUint32 is atomic.AddUint32, ordered as a release and an acquire.
 func AtomicAddUint32(addr *uint32, delta uint32, site uint64) (new uint32) {
-	sv := syncRef{addr: addrOf(addr)}
+	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
-		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
 	} else {
 		idlePair()
 	}
@@ -241,9 +241,9 @@ func AtomicAddUint32(addr *uint32, delta uint32, site uint64) (new uint32) {
 
 // AtomicAndUint32 is atomic.AndUint32, ordered as a release and an acquire.
 func AtomicAndUint32(addr *uint32, mask uint32, site uint64) (old uint32) {
-	sv := syncRef{addr: addrOf(addr)}
+	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
-		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
 	} else {
 		idlePair()
 	}
@@ -254,9 +254,9 @@ func AtomicAndUint32(addr *uint32, mask uint32, site uint64) (old uint32) {
 
 // AtomicOrUint32 is atomic.OrUint32, ordered as a release and an acquire.
 func AtomicOrUint32(addr *uint32, mask uint32, site uint64) (old uint32) {
-	sv := syncRef{addr: addrOf(addr)}
+	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
-		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
 	} else {
 		idlePair()
 	}
@@ -284,9 +284,9 @@ func AtomicStoreUint64(addr *uint64, val uint64, site uint64) {
 
 // AtomicSwapUint64 is atomic.SwapUint64, ordered as a release and an acquire.
 func AtomicSwapUint64(addr *uint64, new uint64, site uint64) (old uint64) {
-	sv := syncRef{addr: addrOf(addr)}
+	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
-		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
 	} else {
 		idlePair()
 	}
@@ -297,13 +297,13 @@ func AtomicSwapUint64(addr *uint64, new uint64, site uint64) (old uint64) {
 
 // AtomicCompareAndSwapUint64 is atomic.CompareAndSwapUint64, ordered as a release and an acquire.
 func AtomicCompareAndSwapUint64(addr *uint64, old, new uint64, site uint64) (swapped bool) {
-	sv := syncRef{addr: addrOf(addr)}
+	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
 		if atomic.LoadUint64(addr) != old {
-			atomicCASFailed(addrOf(addr), unsafe.Sizeof(*addr), site)
+			atomicCASFailed(unsafe.Pointer(addr), unsafe.Sizeof(*addr), site)
 			return false
 		}
-		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
 	} else {
 		idlePair()
 	}
@@ -314,9 +314,9 @@ func AtomicCompareAndSwapUint64(addr *uint64, old, new uint64, site uint64) (swa
 
 // AtomicAddUint64 is atomic.AddUint64, ordered as a release and an acquire.
 func AtomicAddUint64(addr *uint64, delta uint64, site uint64) (new uint64) {
-	sv := syncRef{addr: addrOf(addr)}
+	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
-		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
 	} else {
 		idlePair()
 	}
@@ -327,9 +327,9 @@ func AtomicAddUint64(addr *uint64, delta uint64, site uint64) (new uint64) {
 
 // AtomicAndUint64 is atomic.AndUint64, ordered as a release and an acquire.
 func AtomicAndUint64(addr *uint64, mask uint64, site uint64) (old uint64) {
-	sv := syncRef{addr: addrOf(addr)}
+	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
-		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
 	} else {
 		idlePair()
 	}
@@ -340,9 +340,9 @@ func AtomicAndUint64(addr *uint64, mask uint64, site uint64) (old uint64) {
 
 // AtomicOrUint64 is atomic.OrUint64, ordered as a release and an acquire.
 func AtomicOrUint64(addr *uint64, mask uint64, site uint64) (old uint64) {
-	sv := syncRef{addr: addrOf(addr)}
+	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
-		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
 	} else {
 		idlePair()
 	}
@@ -370,9 +370,9 @@ func AtomicStoreUintptr(addr *uintptr, val uintptr, site uint64) {
 
 // AtomicSwapUintptr is atomic.SwapUintptr, ordered as a release and an acquire.
 func AtomicSwapUintptr(addr *uintptr, new uintptr, site uint64) (old uintptr) {
-	sv := syncRef{addr: addrOf(addr)}
+	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
-		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
 	} else {
 		idlePair()
 	}
@@ -383,13 +383,13 @@ func AtomicSwapUintptr(addr *uintptr, new uintptr, site uint64) (old uintptr) {
 
 // AtomicCompareAndSwapUintptr is atomic.CompareAndSwapUintptr, ordered as a release and an acquire.
 func AtomicCompareAndSwapUintptr(addr *uintptr, old, new uintptr, site uint64) (swapped bool) {
-	sv := syncRef{addr: addrOf(addr)}
+	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
 		if atomic.LoadUintptr(addr) != old {
-			atomicCASFailed(addrOf(addr), unsafe.Sizeof(*addr), site)
+			atomicCASFailed(unsafe.Pointer(addr), unsafe.Sizeof(*addr), site)
 			return false
 		}
-		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
 	} else {
 		idlePair()
 	}
@@ -400,9 +400,9 @@ func AtomicCompareAndSwapUintptr(addr *uintptr, old, new uintptr, site uint64) (
 
 // AtomicAddUintptr is atomic.AddUintptr, ordered as a release and an acquire.
 func AtomicAddUintptr(addr *uintptr, delta uintptr, site uint64) (new uintptr) {
-	sv := syncRef{addr: addrOf(addr)}
+	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
-		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
 	} else {
 		idlePair()
 	}
@@ -413,9 +413,9 @@ func AtomicAddUintptr(addr *uintptr, delta uintptr, site uint64) (new uintptr) {
 
 // AtomicAndUintptr is atomic.AndUintptr, ordered as a release and an acquire.
 func AtomicAndUintptr(addr *uintptr, mask uintptr, site uint64) (old uintptr) {
-	sv := syncRef{addr: addrOf(addr)}
+	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
-		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
 	} else {
 		idlePair()
 	}
@@ -426,9 +426,9 @@ func AtomicAndUintptr(addr *uintptr, mask uintptr, site uint64) (old uintptr) {
 
 // AtomicOrUintptr is atomic.OrUintptr, ordered as a release and an acquire.
 func AtomicOrUintptr(addr *uintptr, mask uintptr, site uint64) (old uintptr) {
-	sv := syncRef{addr: addrOf(addr)}
+	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
-		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
 	} else {
 		idlePair()
 	}
@@ -456,9 +456,9 @@ func AtomicStorePointer(addr *unsafe.Pointer, val unsafe.Pointer, site uint64) {
 
 // AtomicSwapPointer is atomic.SwapPointer, ordered as a release and an acquire.
 func AtomicSwapPointer(addr *unsafe.Pointer, new unsafe.Pointer, site uint64) (old unsafe.Pointer) {
-	sv := syncRef{addr: addrOf(addr)}
+	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
-		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
 	} else {
 		idlePair()
 	}
@@ -469,13 +469,13 @@ func AtomicSwapPointer(addr *unsafe.Pointer, new unsafe.Pointer, site uint64) (o
 
 // AtomicCompareAndSwapPointer is atomic.CompareAndSwapPointer, ordered as a release and an acquire.
 func AtomicCompareAndSwapPointer(addr *unsafe.Pointer, old, new unsafe.Pointer, site uint64) (swapped bool) {
-	sv := syncRef{addr: addrOf(addr)}
+	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
 		if atomic.LoadPointer(addr) != old {
-			atomicCASFailed(addrOf(addr), unsafe.Sizeof(*addr), site)
+			atomicCASFailed(unsafe.Pointer(addr), unsafe.Sizeof(*addr), site)
 			return false
 		}
-		sv = atomicPre(addrOf(addr), unsafe.Sizeof(*addr), 2, site)
+		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
 	} else {
 		idlePair()
 	}
@@ -503,9 +503,9 @@ func AtomicInt32Store(x *atomic.Int32, val int32, site uint64) {
 
 // AtomicInt32Swap is (*atomic.Int32).Swap, ordered as a release and an acquire.
 func AtomicInt32Swap(x *atomic.Int32, new int32, site uint64) (old int32) {
-	sv := syncRef{addr: addrOf(x)}
+	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
 	}
@@ -516,13 +516,13 @@ func AtomicInt32Swap(x *atomic.Int32, new int32, site uint64) (old int32) {
 
 // AtomicInt32CompareAndSwap is (*atomic.Int32).CompareAndSwap, ordered as a release and an acquire.
 func AtomicInt32CompareAndSwap(x *atomic.Int32, old, new int32, site uint64) (swapped bool) {
-	sv := syncRef{addr: addrOf(x)}
+	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		if x.Load() != old {
-			atomicCASFailed(addrOf(x), unsafe.Sizeof(*x), site)
+			atomicCASFailed(unsafe.Pointer(x), unsafe.Sizeof(*x), site)
 			return false
 		}
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
 	}
@@ -533,9 +533,9 @@ func AtomicInt32CompareAndSwap(x *atomic.Int32, old, new int32, site uint64) (sw
 
 // AtomicInt32Add is (*atomic.Int32).Add, ordered as a release and an acquire.
 func AtomicInt32Add(x *atomic.Int32, delta int32, site uint64) (new int32) {
-	sv := syncRef{addr: addrOf(x)}
+	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
 	}
@@ -546,9 +546,9 @@ func AtomicInt32Add(x *atomic.Int32, delta int32, site uint64) (new int32) {
 
 // AtomicInt32And is (*atomic.Int32).And, ordered as a release and an acquire.
 func AtomicInt32And(x *atomic.Int32, mask int32, site uint64) (old int32) {
-	sv := syncRef{addr: addrOf(x)}
+	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
 	}
@@ -559,9 +559,9 @@ func AtomicInt32And(x *atomic.Int32, mask int32, site uint64) (old int32) {
 
 // AtomicInt32Or is (*atomic.Int32).Or, ordered as a release and an acquire.
 func AtomicInt32Or(x *atomic.Int32, mask int32, site uint64) (old int32) {
-	sv := syncRef{addr: addrOf(x)}
+	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
 	}
@@ -589,9 +589,9 @@ func AtomicInt64Store(x *atomic.Int64, val int64, site uint64) {
 
 // AtomicInt64Swap is (*atomic.Int64).Swap, ordered as a release and an acquire.
 func AtomicInt64Swap(x *atomic.Int64, new int64, site uint64) (old int64) {
-	sv := syncRef{addr: addrOf(x)}
+	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
 	}
@@ -602,13 +602,13 @@ func AtomicInt64Swap(x *atomic.Int64, new int64, site uint64) (old int64) {
 
 // AtomicInt64CompareAndSwap is (*atomic.Int64).CompareAndSwap, ordered as a release and an acquire.
 func AtomicInt64CompareAndSwap(x *atomic.Int64, old, new int64, site uint64) (swapped bool) {
-	sv := syncRef{addr: addrOf(x)}
+	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		if x.Load() != old {
-			atomicCASFailed(addrOf(x), unsafe.Sizeof(*x), site)
+			atomicCASFailed(unsafe.Pointer(x), unsafe.Sizeof(*x), site)
 			return false
 		}
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
 	}
@@ -619,9 +619,9 @@ func AtomicInt64CompareAndSwap(x *atomic.Int64, old, new int64, site uint64) (sw
 
 // AtomicInt64Add is (*atomic.Int64).Add, ordered as a release and an acquire.
 func AtomicInt64Add(x *atomic.Int64, delta int64, site uint64) (new int64) {
-	sv := syncRef{addr: addrOf(x)}
+	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
 	}
@@ -632,9 +632,9 @@ func AtomicInt64Add(x *atomic.Int64, delta int64, site uint64) (new int64) {
 
 // AtomicInt64And is (*atomic.Int64).And, ordered as a release and an acquire.
 func AtomicInt64And(x *atomic.Int64, mask int64, site uint64) (old int64) {
-	sv := syncRef{addr: addrOf(x)}
+	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
 	}
@@ -645,9 +645,9 @@ func AtomicInt64And(x *atomic.Int64, mask int64, site uint64) (old int64) {
 
 // AtomicInt64Or is (*atomic.Int64).Or, ordered as a release and an acquire.
 func AtomicInt64Or(x *atomic.Int64, mask int64, site uint64) (old int64) {
-	sv := syncRef{addr: addrOf(x)}
+	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
 	}
@@ -675,9 +675,9 @@ func AtomicUint32Store(x *atomic.Uint32, val uint32, site uint64) {
 
 // AtomicUint32Swap is (*atomic.Uint32).Swap, ordered as a release and an acquire.
 func AtomicUint32Swap(x *atomic.Uint32, new uint32, site uint64) (old uint32) {
-	sv := syncRef{addr: addrOf(x)}
+	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
 	}
@@ -688,13 +688,13 @@ func AtomicUint32Swap(x *atomic.Uint32, new uint32, site uint64) (old uint32) {
 
 // AtomicUint32CompareAndSwap is (*atomic.Uint32).CompareAndSwap, ordered as a release and an acquire.
 func AtomicUint32CompareAndSwap(x *atomic.Uint32, old, new uint32, site uint64) (swapped bool) {
-	sv := syncRef{addr: addrOf(x)}
+	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		if x.Load() != old {
-			atomicCASFailed(addrOf(x), unsafe.Sizeof(*x), site)
+			atomicCASFailed(unsafe.Pointer(x), unsafe.Sizeof(*x), site)
 			return false
 		}
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
 	}
@@ -705,9 +705,9 @@ func AtomicUint32CompareAndSwap(x *atomic.Uint32, old, new uint32, site uint64) 
 
 // AtomicUint32Add is (*atomic.Uint32).Add, ordered as a release and an acquire.
 func AtomicUint32Add(x *atomic.Uint32, delta uint32, site uint64) (new uint32) {
-	sv := syncRef{addr: addrOf(x)}
+	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
 	}
@@ -718,9 +718,9 @@ func AtomicUint32Add(x *atomic.Uint32, delta uint32, site uint64) (new uint32) {
 
 // AtomicUint32And is (*atomic.Uint32).And, ordered as a release and an acquire.
 func AtomicUint32And(x *atomic.Uint32, mask uint32, site uint64) (old uint32) {
-	sv := syncRef{addr: addrOf(x)}
+	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
 	}
@@ -731,9 +731,9 @@ func AtomicUint32And(x *atomic.Uint32, mask uint32, site uint64) (old uint32) {
 
 // AtomicUint32Or is (*atomic.Uint32).Or, ordered as a release and an acquire.
 func AtomicUint32Or(x *atomic.Uint32, mask uint32, site uint64) (old uint32) {
-	sv := syncRef{addr: addrOf(x)}
+	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
 	}
@@ -761,9 +761,9 @@ func AtomicUint64Store(x *atomic.Uint64, val uint64, site uint64) {
 
 // AtomicUint64Swap is (*atomic.Uint64).Swap, ordered as a release and an acquire.
 func AtomicUint64Swap(x *atomic.Uint64, new uint64, site uint64) (old uint64) {
-	sv := syncRef{addr: addrOf(x)}
+	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
 	}
@@ -774,13 +774,13 @@ func AtomicUint64Swap(x *atomic.Uint64, new uint64, site uint64) (old uint64) {
 
 // AtomicUint64CompareAndSwap is (*atomic.Uint64).CompareAndSwap, ordered as a release and an acquire.
 func AtomicUint64CompareAndSwap(x *atomic.Uint64, old, new uint64, site uint64) (swapped bool) {
-	sv := syncRef{addr: addrOf(x)}
+	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		if x.Load() != old {
-			atomicCASFailed(addrOf(x), unsafe.Sizeof(*x), site)
+			atomicCASFailed(unsafe.Pointer(x), unsafe.Sizeof(*x), site)
 			return false
 		}
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
 	}
@@ -791,9 +791,9 @@ func AtomicUint64CompareAndSwap(x *atomic.Uint64, old, new uint64, site uint64) 
 
 // AtomicUint64Add is (*atomic.Uint64).Add, ordered as a release and an acquire.
 func AtomicUint64Add(x *atomic.Uint64, delta uint64, site uint64) (new uint64) {
-	sv := syncRef{addr: addrOf(x)}
+	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
 	}
@@ -804,9 +804,9 @@ func AtomicUint64Add(x *atomic.Uint64, delta uint64, site uint64) (new uint64) {
 
 // AtomicUint64And is (*atomic.Uint64).And, ordered as a release and an acquire.
 func AtomicUint64And(x *atomic.Uint64, mask uint64, site uint64) (old uint64) {
-	sv := syncRef{addr: addrOf(x)}
+	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
 	}
@@ -817,9 +817,9 @@ func AtomicUint64And(x *atomic.Uint64, mask uint64, site uint64) (old uint64) {
 
 // AtomicUint64Or is (*atomic.Uint64).Or, ordered as a release and an acquire.
 func AtomicUint64Or(x *atomic.Uint64, mask uint64, site uint64) (old uint64) {
-	sv := syncRef{addr: addrOf(x)}
+	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
 	}
@@ -847,9 +847,9 @@ func AtomicUintptrStore(x *atomic.Uintptr, val uintptr, site uint64) {
 
 // AtomicUintptrSwap is (*atomic.Uintptr).Swap, ordered as a release and an acquire.
 func AtomicUintptrSwap(x *atomic.Uintptr, new uintptr, site uint64) (old uintptr) {
-	sv := syncRef{addr: addrOf(x)}
+	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
 	}
@@ -860,13 +860,13 @@ func AtomicUintptrSwap(x *atomic.Uintptr, new uintptr, site uint64) (old uintptr
 
 // AtomicUintptrCompareAndSwap is (*atomic.Uintptr).CompareAndSwap, ordered as a release and an acquire.
 func AtomicUintptrCompareAndSwap(x *atomic.Uintptr, old, new uintptr, site uint64) (swapped bool) {
-	sv := syncRef{addr: addrOf(x)}
+	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		if x.Load() != old {
-			atomicCASFailed(addrOf(x), unsafe.Sizeof(*x), site)
+			atomicCASFailed(unsafe.Pointer(x), unsafe.Sizeof(*x), site)
 			return false
 		}
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
 	}
@@ -877,9 +877,9 @@ func AtomicUintptrCompareAndSwap(x *atomic.Uintptr, old, new uintptr, site uint6
 
 // AtomicUintptrAdd is (*atomic.Uintptr).Add, ordered as a release and an acquire.
 func AtomicUintptrAdd(x *atomic.Uintptr, delta uintptr, site uint64) (new uintptr) {
-	sv := syncRef{addr: addrOf(x)}
+	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
 	}
@@ -890,9 +890,9 @@ func AtomicUintptrAdd(x *atomic.Uintptr, delta uintptr, site uint64) (new uintpt
 
 // AtomicUintptrAnd is (*atomic.Uintptr).And, ordered as a release and an acquire.
 func AtomicUintptrAnd(x *atomic.Uintptr, mask uintptr, site uint64) (old uintptr) {
-	sv := syncRef{addr: addrOf(x)}
+	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
 	}
@@ -903,9 +903,9 @@ func AtomicUintptrAnd(x *atomic.Uintptr, mask uintptr, site uint64) (old uintptr
 
 // AtomicUintptrOr is (*atomic.Uintptr).Or, ordered as a release and an acquire.
 func AtomicUintptrOr(x *atomic.Uintptr, mask uintptr, site uint64) (old uintptr) {
-	sv := syncRef{addr: addrOf(x)}
+	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
 	}
@@ -933,9 +933,9 @@ func AtomicBoolStore(x *atomic.Bool, val bool, site uint64) {
 
 // AtomicBoolSwap is (*atomic.Bool).Swap, ordered as a release and an acquire.
 func AtomicBoolSwap(x *atomic.Bool, new bool, site uint64) (old bool) {
-	sv := syncRef{addr: addrOf(x)}
+	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
 	}
@@ -946,13 +946,13 @@ func AtomicBoolSwap(x *atomic.Bool, new bool, site uint64) (old bool) {
 
 // AtomicBoolCompareAndSwap is (*atomic.Bool).CompareAndSwap, ordered as a release and an acquire.
 func AtomicBoolCompareAndSwap(x *atomic.Bool, old, new bool, site uint64) (swapped bool) {
-	sv := syncRef{addr: addrOf(x)}
+	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		if x.Load() != old {
-			atomicCASFailed(addrOf(x), unsafe.Sizeof(*x), site)
+			atomicCASFailed(unsafe.Pointer(x), unsafe.Sizeof(*x), site)
 			return false
 		}
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
 	}
@@ -980,9 +980,9 @@ func AtomicPointerStore[T any](x *atomic.Pointer[T], val *T, site uint64) {
 
 // AtomicPointerSwap is (*atomic.Pointer).Swap, ordered as a release and an acquire.
 func AtomicPointerSwap[T any](x *atomic.Pointer[T], new *T, site uint64) (old *T) {
-	sv := syncRef{addr: addrOf(x)}
+	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
 	}
@@ -993,13 +993,13 @@ func AtomicPointerSwap[T any](x *atomic.Pointer[T], new *T, site uint64) (old *T
 
 // AtomicPointerCompareAndSwap is (*atomic.Pointer).CompareAndSwap, ordered as a release and an acquire.
 func AtomicPointerCompareAndSwap[T any](x *atomic.Pointer[T], old, new *T, site uint64) (swapped bool) {
-	sv := syncRef{addr: addrOf(x)}
+	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		if x.Load() != old {
-			atomicCASFailed(addrOf(x), unsafe.Sizeof(*x), site)
+			atomicCASFailed(unsafe.Pointer(x), unsafe.Sizeof(*x), site)
 			return false
 		}
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
 	}
@@ -1010,9 +1010,9 @@ func AtomicPointerCompareAndSwap[T any](x *atomic.Pointer[T], old, new *T, site 
 
 // AtomicValueLoad is (*atomic.Value).Load, ordered as an acquire.
 func AtomicValueLoad(x *atomic.Value, site uint64) (val any) {
-	sv := syncRef{addr: addrOf(x)}
+	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 0, site)
+		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 0, site)
 	} else {
 		idlePair()
 	}
@@ -1031,9 +1031,9 @@ func AtomicValueStore(x *atomic.Value, val any, site uint64) {
 
 // AtomicValueSwap is (*atomic.Value).Swap, ordered as a release and an acquire.
 func AtomicValueSwap(x *atomic.Value, new any, site uint64) (old any) {
-	sv := syncRef{addr: addrOf(x)}
+	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
 	}
@@ -1044,9 +1044,9 @@ func AtomicValueSwap(x *atomic.Value, new any, site uint64) (old any) {
 
 // AtomicValueCompareAndSwap is (*atomic.Value).CompareAndSwap, ordered as a release and an acquire.
 func AtomicValueCompareAndSwap(x *atomic.Value, old, new any, site uint64) (swapped bool) {
-	sv := syncRef{addr: addrOf(x)}
+	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
-		sv = atomicPre(addrOf(x), unsafe.Sizeof(*x), 2, site)
+		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
 	} else {
 		idlePair()
 	}

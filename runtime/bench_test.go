@@ -54,7 +54,7 @@ func BenchmarkAccessOrdered(b *testing.B) {
 	b.ReportAllocs()
 	addr := uintptr(unsafe.Pointer(benchWord))
 	s := newSite()
-	tick := newVar()
+	tick := newObject()
 	i := 0
 	for b.Loop() {
 		rt.Write(addr, 8, s)

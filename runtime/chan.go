@@ -23,9 +23,9 @@ import "unsafe"
 
 // Send is ch <- v.
 func Send[T any](ch chan<- T, v T, site uint64) {
-	c := Chan{syncRef{addr: chanAddr(unsafe.Pointer(&ch))}}
+	c := Chan{syncRef{p: chanPtr(unsafe.Pointer(&ch))}}
 	if recording() {
-		c = chanPreSend(c.ref.addr, site)
+		c = chanPreSend(c.ref.p, site)
 	} else {
 		idlePair()
 	}
@@ -37,9 +37,9 @@ func Send[T any](ch chan<- T, v T, site uint64) {
 
 // Recv is <-ch.
 func Recv[T any](ch <-chan T) T {
-	c := Chan{syncRef{addr: chanAddr(unsafe.Pointer(&ch))}}
+	c := Chan{syncRef{p: chanPtr(unsafe.Pointer(&ch))}}
 	if recording() {
-		c = chanPreRecv(c.ref.addr)
+		c = chanPreRecv(c.ref.p)
 	} else {
 		idlePair()
 	}
@@ -52,9 +52,9 @@ func Recv[T any](ch <-chan T) T {
 
 // Recv2 is v, ok := <-ch.
 func Recv2[T any](ch <-chan T) (T, bool) {
-	c := Chan{syncRef{addr: chanAddr(unsafe.Pointer(&ch))}}
+	c := Chan{syncRef{p: chanPtr(unsafe.Pointer(&ch))}}
 	if recording() {
-		c = chanPreRecv(c.ref.addr)
+		c = chanPreRecv(c.ref.p)
 	} else {
 		idlePair()
 	}
@@ -67,7 +67,7 @@ func Recv2[T any](ch <-chan T) (T, bool) {
 
 // Close is close(ch).
 func Close[T any](ch chan<- T, site uint64) {
-	ChanPreClose(chanAddr(unsafe.Pointer(&ch)), site)
+	ChanPreClose(chanPtr(unsafe.Pointer(&ch)), site)
 	close(ch)
 }
 
@@ -76,58 +76,61 @@ func Close[T any](ch chan<- T, site uint64) {
 // channel or one on the goroutine's own stack) ignores everything.
 type Chan struct{ ref syncRef }
 
-// ChanOf returns the address that identifies the channel ch, which must
-// hold a channel value, for ChanPreSend and ChanPreRecv.
-func ChanOf(ch any) uintptr {
+// ChanOf returns the pointer that identifies the channel ch, which must
+// hold a channel value, for ChanPreSend and ChanPreRecv. It is a pointer,
+// not an address, so that the channel stays alive until the hook after
+// the operation (see lookupSync).
+func ChanOf(ch any) unsafe.Pointer {
 	type eface struct {
 		typ, data unsafe.Pointer
 	}
-	return uintptr((*eface)(unsafe.Pointer(&ch)).data)
+	return (*eface)(unsafe.Pointer(&ch)).data
 }
 
-func chanAddr(p unsafe.Pointer) uintptr { return *(*uintptr)(p) }
+// chanPtr returns the channel that the channel variable at p holds.
+func chanPtr(p unsafe.Pointer) unsafe.Pointer { return *(*unsafe.Pointer)(p) }
 
-// ChanPreSend is called before a send on the channel at addr (see ChanOf),
+// ChanPreSend is called before a send on the channel p (see ChanOf),
 // including a send case of a select, before the select runs. A select
 // calls it for every send case; those not chosen only add ordering.
-func ChanPreSend(addr uintptr, site uint64) Chan {
+func ChanPreSend(p unsafe.Pointer, site uint64) Chan {
 	if syncHot() {
-		return chanPreSend(addr, site)
+		return chanPreSend(p, site)
 	}
-	return Chan{syncRef{addr: addr}}
+	return Chan{syncRef{p: p}}
 }
 
 //go:noinline
-func chanPreSend(addr uintptr, site uint64) Chan {
+func chanPreSend(p unsafe.Pointer, site uint64) Chan {
 	t := syncer()
-	sv := lookupSync(t, addr)
-	accessObject(addr, 1, site, opRead, sv)
+	sv := lookupSync(t, p)
+	accessObject(uintptr(p), 1, site, opRead, sv)
 	sv.releaseMerge(t)
-	return Chan{syncRef{addr, sv}}
+	return Chan{syncRef{p, sv}}
 }
 
-// ChanPreRecv is called before a receive from the channel at addr,
+// ChanPreRecv is called before a receive from the channel p,
 // including a receive case of a select and each iteration of a range loop.
-func ChanPreRecv(addr uintptr) Chan {
+func ChanPreRecv(p unsafe.Pointer) Chan {
 	if syncHot() {
-		return chanPreRecv(addr)
+		return chanPreRecv(p)
 	}
-	return Chan{syncRef{addr: addr}}
+	return Chan{syncRef{p: p}}
 }
 
 //go:noinline
-func chanPreRecv(addr uintptr) Chan {
+func chanPreRecv(p unsafe.Pointer) Chan {
 	t := syncer()
-	sv := lookupSync(t, addr)
+	sv := lookupSync(t, p)
 	sv.releaseReverse(t)
-	return Chan{syncRef{addr, sv}}
+	return Chan{syncRef{p, sv}}
 }
 
-// ChanPreClose is called before close of the channel at addr.
-func ChanPreClose(addr uintptr, site uint64) {
+// ChanPreClose is called before close of the channel p.
+func ChanPreClose(p unsafe.Pointer, site uint64) {
 	t := syncer()
-	sv := lookupSync(t, addr)
-	accessObject(addr, 1, site, opWrite, sv)
+	sv := lookupSync(t, p)
+	accessObject(uintptr(p), 1, site, opWrite, sv)
 	sv.releaseMerge(t)
 }
 

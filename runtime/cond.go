@@ -1,6 +1,9 @@
 package runtime
 
-import "sync"
+import (
+	"sync"
+	"unsafe"
+)
 
 // CondWait calls c.Wait(). Wait unlocks and relocks c.L from inside the
 // sync package, which racegen does not instrument, so the unlock and lock
@@ -12,20 +15,20 @@ func CondWait(c *sync.Cond) {
 	// The gate may have opened while c.Wait blocked.
 	t := syncer()
 	modelLock(t, c.L)
-	lookupSync(t, addrOf(c)).acquire(t)
+	lookupSync(t, unsafe.Pointer(c)).acquire(t)
 }
 
 // CondSignal calls c.Signal() after releasing the caller's clock to c.
 func CondSignal(c *sync.Cond) {
 	t := syncer()
-	lookupSync(t, addrOf(c)).releaseMerge(t)
+	lookupSync(t, unsafe.Pointer(c)).releaseMerge(t)
 	c.Signal()
 }
 
 // CondBroadcast calls c.Broadcast() after releasing the caller's clock to c.
 func CondBroadcast(c *sync.Cond) {
 	t := syncer()
-	lookupSync(t, addrOf(c)).releaseMerge(t)
+	lookupSync(t, unsafe.Pointer(c)).releaseMerge(t)
 	c.Broadcast()
 }
 
@@ -33,9 +36,9 @@ func CondBroadcast(c *sync.Cond) {
 func modelUnlock(t *thread, l sync.Locker) {
 	switch m := l.(type) {
 	case *sync.Mutex:
-		lookupSync(t, addrOf(m)).release(t)
+		lookupSync(t, unsafe.Pointer(m)).release(t)
 	case *sync.RWMutex:
-		lookupSync(t, addrOf(m)).release(t)
+		lookupSync(t, unsafe.Pointer(m)).release(t)
 	}
 }
 
@@ -43,9 +46,9 @@ func modelUnlock(t *thread, l sync.Locker) {
 func modelLock(t *thread, l sync.Locker) {
 	switch m := l.(type) {
 	case *sync.Mutex:
-		lookupSync(t, addrOf(m)).acquire(t)
+		lookupSync(t, unsafe.Pointer(m)).acquire(t)
 	case *sync.RWMutex:
-		sv := lookupSync(t, addrOf(m))
+		sv := lookupSync(t, unsafe.Pointer(m))
 		sv.acquire(t)
 		sv.acquireReverse(t)
 	}

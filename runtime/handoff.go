@@ -24,7 +24,7 @@ import "unsafe"
 // TimerArm records that the timer t is armed (by time.AfterFunc or a
 // Reset): everything before is ordered before the function it runs.
 func TimerArm[T any](t *T) {
-	Release(uintptr(unsafe.Pointer(t)))
+	Release(unsafe.Pointer(t))
 }
 
 // TimerFunc returns f wrapped to run as the function of the timer *tp,
@@ -38,7 +38,7 @@ func TimerFunc[T any](tp **T, f func()) func() {
 			GoStart(Goroutine{fresh: true})
 			defer GoEnd()
 		}
-		Acquire(uintptr(unsafe.Pointer(*tp)))
+		Acquire(unsafe.Pointer(*tp))
 		f()
 	}
 }

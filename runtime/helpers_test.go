@@ -99,12 +99,17 @@ var kept struct {
 
 // newVar returns the address of a new, escaped 8-byte variable that stays
 // alive.
-func newVar() uintptr {
+func newVar() uintptr { return uintptr(newObject()) }
+
+// newObject returns a fresh 8-byte heap variable, kept alive for the
+// rest of the test binary, as the pointer that the synchronization hooks
+// take.
+func newObject() unsafe.Pointer {
 	p := new([8]byte)
 	kept.Lock()
 	kept.vars = append(kept.vars, p)
 	kept.Unlock()
-	return uintptr(unsafe.Pointer(p))
+	return unsafe.Pointer(p)
 }
 
 // Site ids: every site gets a package key of its own, so that a test can

@@ -66,7 +66,7 @@ func MapW[M ~map[K]V, K comparable, V any](m M, site uint64) M {
 
 // MapOf returns the address that identifies the map m (which must hold a
 // map value) for the untyped hooks.
-func MapOf(m any) uintptr { return ChanOf(m) }
+func MapOf(m any) uintptr { return uintptr(ChanOf(m)) }
 
 // SliceR records a read of every element of s and returns s, for
 // conversions of s to a string and other whole-slice reads.

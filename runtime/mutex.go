@@ -1,6 +1,9 @@
 package runtime
 
-import "sync"
+import (
+	"sync"
+	"unsafe"
+)
 
 // The wrappers Lock, Unlock, RWLock, RWUnlock, RLock and RUnlock are
 // each the method and, when SyncHot reports that the detector must see
@@ -29,7 +32,7 @@ func Lock(m *sync.Mutex) {
 // caller is ordered after m's last unlock, and the lock's update of m's
 // state is an access.
 func Locked(m *sync.Mutex) {
-	acquireAt(addrOf(m))
+	acquireAt(unsafe.Pointer(m))
 	mutexAccess(addrOf(m), siteMutexLock)
 }
 
@@ -41,7 +44,7 @@ func TryLock(m *sync.Mutex) bool {
 		return false
 	}
 	if syncHot() {
-		acquireAt(addrOf(m))
+		acquireAt(unsafe.Pointer(m))
 	}
 	return true
 }
@@ -58,7 +61,7 @@ func Unlock(m *sync.Mutex) {
 // caller's clock is released into m.
 func Unlocking(m *sync.Mutex) {
 	mutexAccess(addrOf(m), siteMutexUnlock)
-	releaseAt(addrOf(m))
+	releaseAt(unsafe.Pointer(m))
 }
 
 // RWLock write-locks rw: the caller is ordered after the last Unlock and
@@ -73,7 +76,7 @@ func RWLock(rw *sync.RWMutex) {
 // RWLocked is the detector's half of rw.Lock(), called after it.
 func RWLocked(rw *sync.RWMutex) {
 	access(addrOf(rw), 1, siteRWMutexLock, opRead)
-	lockAt(addrOf(rw))
+	lockAt(unsafe.Pointer(rw))
 }
 
 // RWTryLock tries to write-lock rw.
@@ -83,7 +86,7 @@ func RWTryLock(rw *sync.RWMutex) bool {
 		return false
 	}
 	if syncHot() {
-		lockAt(addrOf(rw))
+		lockAt(unsafe.Pointer(rw))
 	}
 	return true
 }
@@ -99,7 +102,7 @@ func RWUnlock(rw *sync.RWMutex) {
 // RWUnlocking is the detector's half of rw.Unlock(), called before it.
 func RWUnlocking(rw *sync.RWMutex) {
 	access(addrOf(rw), 1, siteRWMutexUnlock, opRead)
-	releaseAt(addrOf(rw))
+	releaseAt(unsafe.Pointer(rw))
 }
 
 // RLock read-locks rw: the caller is ordered after the last Unlock.
@@ -113,7 +116,7 @@ func RLock(rw *sync.RWMutex) {
 // RLocked is the detector's half of rw.RLock(), called after it.
 func RLocked(rw *sync.RWMutex) {
 	access(addrOf(rw), 1, siteRWMutexRLock, opRead)
-	acquireAt(addrOf(rw))
+	acquireAt(unsafe.Pointer(rw))
 }
 
 // TryRLock tries to read-lock rw.
@@ -123,7 +126,7 @@ func TryRLock(rw *sync.RWMutex) bool {
 		return false
 	}
 	if syncHot() {
-		acquireAt(addrOf(rw))
+		acquireAt(unsafe.Pointer(rw))
 	}
 	return true
 }
@@ -139,7 +142,7 @@ func RUnlock(rw *sync.RWMutex) {
 // RUnlocking is the detector's half of rw.RUnlock(), called before it.
 func RUnlocking(rw *sync.RWMutex) {
 	access(addrOf(rw), 1, siteRWMutexRUnlock, opRead)
-	releaseReverseAt(addrOf(rw))
+	releaseReverseAt(unsafe.Pointer(rw))
 }
 
 // RLocker returns a Locker for rw's read side whose Lock and Unlock are

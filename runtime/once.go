@@ -1,6 +1,9 @@
 package runtime
 
-import "sync"
+import (
+	"sync"
+	"unsafe"
+)
 
 // OnceDo calls o.Do(f). The return of f is ordered before the return of
 // every call of o.Do.
@@ -10,13 +13,13 @@ func OnceDo(o *sync.Once, f func()) {
 		// Once done either way, and later calls then return at once.
 		defer func() {
 			if syncHot() {
-				releaseMergeAt(addrOf(o))
+				releaseMergeAt(unsafe.Pointer(o))
 			}
 		}()
 		f()
 	})
 	if syncHot() {
-		acquireAt(addrOf(o))
+		acquireAt(unsafe.Pointer(o))
 	}
 }
 

@@ -52,10 +52,13 @@ func forkWaiting(f func()) (run func()) {
 }
 
 // heapWord returns the address of a new heap word that stays alive.
-func heapWord() uintptr {
+func heapWord() uintptr { return uintptr(heapObject()) }
+
+// heapObject returns a fresh heap word, kept alive, as a pointer.
+func heapObject() unsafe.Pointer {
 	p := new(uint64)
 	pacerKeep = append(pacerKeep, p)
-	return uintptr(unsafe.Pointer(p))
+	return unsafe.Pointer(p)
 }
 
 var pacerKeep []*uint64

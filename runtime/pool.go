@@ -1,12 +1,15 @@
 package runtime
 
-import "sync"
+import (
+	"sync"
+	"unsafe"
+)
 
 // PoolPut is p.Put(x): what the caller did before Put is ordered before
 // the Get that returns x.
 func PoolPut(p *sync.Pool, x any) {
 	if syncHot() {
-		releaseMergeAt(addrOf(p))
+		releaseMergeAt(unsafe.Pointer(p))
 	}
 	p.Put(x)
 }
@@ -15,7 +18,7 @@ func PoolPut(p *sync.Pool, x any) {
 func PoolGet(p *sync.Pool) any {
 	x := p.Get()
 	if syncHot() {
-		acquireAt(addrOf(p))
+		acquireAt(unsafe.Pointer(p))
 	}
 	return x
 }

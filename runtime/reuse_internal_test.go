@@ -3,8 +3,10 @@ package runtime
 import (
 	"fmt"
 	goruntime "runtime"
+	"sync/atomic"
 	"testing"
 	"unsafe"
+	"weak"
 )
 
 // TestChannelHistorySurvivesGC checks that a channel's send and close,
@@ -77,5 +79,52 @@ func TestBoundedHistory(t *testing.T) {
 func TestExactGenAllocates(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { exactGen() }); n != 0 {
 		t.Errorf("exactGen: %v allocations, want 0", n)
+	}
+}
+
+// TestSyncLookupKeepsObjectAlive checks that a synchronization hook keeps
+// its object alive while the detector makes the object's syncVar, which
+// turns the object's address into a weak pointer: when the hook is the
+// program's last use of the object (wg.Wait() at the end of a function),
+// an object passed as a bare address could be freed by a collection
+// during the lookup, and the pointer made from its address then pointed
+// to free memory, which the collector reports as "found pointer to free
+// object" and kills the program.
+func TestSyncLookupKeepsObjectAlive(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		op   func(p *[2]*int) // the last use of p
+	}{
+		{"Acquire", func(p *[2]*int) { Acquire(unsafe.Pointer(p)) }},
+		{"Release", func(p *[2]*int) { Release(unsafe.Pointer(p)) }},
+		{"ReleaseMerge", func(p *[2]*int) { ReleaseMerge(unsafe.Pointer(p)) }},
+		{"ChanPreClose", func(p *[2]*int) { ChanPreClose(unsafe.Pointer(p), newSite()) }},
+		{"atomic.Pointer.Load", func(p *[2]*int) {
+			AtomicPointerLoad((*atomic.Pointer[int])(unsafe.Pointer(&p[0])), newSite())
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			setSampling(t, true)
+			var w weak.Pointer[[2]*int]
+			called, died := false, false
+			testHookNewSyncVar = func() {
+				called = true
+				goruntime.GC()
+				goruntime.GC()
+				died = w.Value() == nil
+			}
+			t.Cleanup(func() { testHookNewSyncVar = nil })
+			inGoroutine(func() {
+				p := new([2]*int)
+				w = weak.Make(p)
+				tc.op(p)
+			})
+			if !called {
+				t.Fatalf("%s made no syncVar", tc.name)
+			}
+			if died {
+				t.Errorf("the object died while %s looked it up", tc.name)
+			}
+		})
 	}
 }

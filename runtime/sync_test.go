@@ -246,15 +246,15 @@ func edges() []edge {
 			return func() { rt.PoolPut(p, new(int)) }, func() { rt.PoolGet(p) }
 		}},
 		{name: "Release-Acquire", setup: func() (func(), func()) {
-			a := newVar()
+			a := newObject()
 			return func() { rt.Release(a) }, func() { rt.Acquire(a) }
 		}},
 		{name: "ReleaseMerge-Acquire", setup: func() (func(), func()) {
-			a := newVar()
+			a := newObject()
 			return func() { rt.ReleaseMerge(a) }, func() { rt.Acquire(a) }
 		}},
 		{name: "Release-Acquire/other-address", notOrdering: true, setup: func() (func(), func()) {
-			a, b := newVar(), newVar()
+			a, b := newObject(), newObject()
 			return func() { rt.Release(a) }, func() { rt.Acquire(b) }
 		}},
 	}

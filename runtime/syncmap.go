@@ -1,6 +1,9 @@
 package runtime
 
-import "sync"
+import (
+	"sync"
+	"unsafe"
+)
 
 // A sync.Map is modelled as one synchronization object: every operation
 // that may store releases into it before it runs, and every operation that
@@ -10,13 +13,13 @@ import "sync"
 
 func mapWrite(m *sync.Map) {
 	if syncHot() {
-		releaseMergeAt(addrOf(m))
+		releaseMergeAt(unsafe.Pointer(m))
 	}
 }
 
 func mapRead(m *sync.Map) {
 	if syncHot() {
-		acquireAt(addrOf(m))
+		acquireAt(unsafe.Pointer(m))
 	}
 }
 

@@ -68,11 +68,22 @@ var syncs syncTable
 // alive reports whether sv describes an object that is still alive.
 func (sv *syncVar) alive() bool { return !sv.heap || sv.live.Value() != nil }
 
-// lookupSync returns the syncVar for the object at addr, creating it if
+// lookupSync returns the syncVar for the object at p, creating it if
 // needed, or nil for objects on the current goroutine's stack, which no
 // other goroutine can synchronize with, and when t is nil (the gate is
 // closed).
-func lookupSync(t *thread, addr uintptr) *syncVar {
+//
+// The object is passed as a pointer, never as a bare address, all the way
+// from the hook the program called: a new syncVar turns it into a weak
+// pointer and asks the collector whether it is a heap object, which is
+// only sound while the object is alive, and only a pointer keeps it so. A
+// hook that passed a uintptr let the object die under it: after
+// wg.Wait(), the program's last use of a WaitGroup, the lookup that
+// follows the wait ran on a freed object, and the pointer made from its
+// address was the "found pointer to free object" that killed fasthttp's
+// tests (TestSyncLookupKeepsObjectAlive).
+func lookupSync(t *thread, p unsafe.Pointer) *syncVar {
+	addr := uintptr(p)
 	if staticSync || t == nil || addr == 0 {
 		return nil
 	}
@@ -97,12 +108,13 @@ func lookupSync(t *thread, addr uintptr) *syncVar {
 			}
 		}
 	}
-	return sh.lookupLocked(addr, h)
+	return sh.lookupLocked(p, h)
 }
 
 // lookupLocked is lookupSync's slow path, under the shard's lock: it
 // makes the syncVar of a new object.
-func (sh *syncShard) lookupLocked(addr, h uintptr) *syncVar {
+func (sh *syncShard) lookupLocked(p unsafe.Pointer, h uintptr) *syncVar {
+	addr := uintptr(p)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	s := sh.tab.Load()
@@ -122,7 +134,9 @@ func (sh *syncShard) lookupLocked(addr, h uintptr) *syncVar {
 			break
 		}
 	}
-	p := *(*unsafe.Pointer)(unsafe.Pointer(&addr))
+	if testHookNewSyncVar != nil {
+		testHookNewSyncVar()
+	}
 	sv := &syncVar{heap: goObject(p)}
 	if sv.heap {
 		sv.live = weak.Make((*byte)(p))
@@ -137,6 +151,10 @@ func (sh *syncShard) lookupLocked(addr, h uintptr) *syncVar {
 	}
 	return sv
 }
+
+// testHookNewSyncVar, if set, runs in lookupLocked before a new object's
+// syncVar is made, for TestSyncLookupKeepsObjectAlive.
+var testHookNewSyncVar func()
 
 // rebuild publishes a table of at least min slots holding the live
 // syncVars of s; the shard's lock must be held.
@@ -306,71 +324,72 @@ func (sv *syncVar) acquireReverse(t *thread) {
 // the recording halves of the wrappers, called when syncHot is true.
 
 //go:noinline
-func acquireAt(addr uintptr) {
+func acquireAt(p unsafe.Pointer) {
 	t := syncer()
-	lookupSync(t, addr).acquire(t)
+	lookupSync(t, p).acquire(t)
 }
 
 //go:noinline
-func releaseAt(addr uintptr) {
+func releaseAt(p unsafe.Pointer) {
 	t := syncer()
-	lookupSync(t, addr).release(t)
+	lookupSync(t, p).release(t)
 }
 
 //go:noinline
-func releaseMergeAt(addr uintptr) {
+func releaseMergeAt(p unsafe.Pointer) {
 	t := syncer()
-	lookupSync(t, addr).releaseMerge(t)
+	lookupSync(t, p).releaseMerge(t)
 }
 
 //go:noinline
-func releaseReverseAt(addr uintptr) {
+func releaseReverseAt(p unsafe.Pointer) {
 	t := syncer()
-	lookupSync(t, addr).releaseReverse(t)
+	lookupSync(t, p).releaseReverse(t)
 }
 
 // lockAt is the acquire of a write lock: after the last Unlock and every
 // RUnlock before it.
 //
 //go:noinline
-func lockAt(addr uintptr) {
+func lockAt(p unsafe.Pointer) {
 	t := syncer()
-	sv := lookupSync(t, addr)
+	sv := lookupSync(t, p)
 	sv.acquire(t)
 	sv.acquireReverse(t)
 }
 
 // Acquire orders the current goroutine after every Release and
-// ReleaseMerge on addr so far. With Release it models synchronization in
+// ReleaseMerge on p so far. With Release it models synchronization in
 // code that racegen does not instrument.
-func Acquire(addr uintptr) {
+func Acquire(p unsafe.Pointer) {
 	if syncHot() {
-		acquireAt(addr)
+		acquireAt(p)
 	}
 }
 
-// Release makes addr carry the current goroutine's clock, replacing what
+// Release makes p carry the current goroutine's clock, replacing what
 // earlier releases left: use it for exclusive handoffs such as unlocking.
-func Release(addr uintptr) {
+func Release(p unsafe.Pointer) {
 	if syncHot() {
-		releaseAt(addr)
+		releaseAt(p)
 	}
 }
 
-// ReleaseMerge adds the current goroutine's clock to what addr carries:
+// ReleaseMerge adds the current goroutine's clock to what p carries:
 // use it where several goroutines release to one acquirer.
-func ReleaseMerge(addr uintptr) {
+func ReleaseMerge(p unsafe.Pointer) {
 	if syncHot() {
-		releaseMergeAt(addr)
+		releaseMergeAt(p)
 	}
 }
 
 // A syncRef carries a synchronization object from the hook before an
-// operation to the hook after it: the object's address and its syncVar,
-// nil if the gate was closed before the operation.
+// operation to the hook after it: a pointer to the object, which keeps it
+// alive for the hook after, and its syncVar, nil if the gate was closed
+// before the operation.
 type syncRef struct {
-	addr uintptr
-	sv   *syncVar
+	p  unsafe.Pointer
+	sv *syncVar
 }
 
 // object returns the syncVar for the half of the operation that follows
@@ -379,7 +398,7 @@ type syncRef struct {
 // open must not be skipped (see gate).
 func (r syncRef) object(t *thread) *syncVar {
 	if r.sv == nil {
-		return lookupSync(t, r.addr)
+		return lookupSync(t, r.p)
 	}
 	return r.sv
 }

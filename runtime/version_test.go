@@ -119,7 +119,7 @@ func TestVersionSkipNeedsSameClock(t *testing.T) {
 func TestVersionMergeAfterChange(t *testing.T) {
 	setSampling(t, true)
 	var m sync.Mutex
-	obj := heapWord()
+	obj := heapObject()
 	x := heapWord()
 	site := uint64(1)
 

@@ -1,6 +1,9 @@
 package runtime
 
-import "sync"
+import (
+	"sync"
+	"unsafe"
+)
 
 // WaitGroupAdd calls wg.Add(delta). A negative delta is a Done, which
 // releases the caller's clock to the goroutines that Wait.
@@ -10,7 +13,7 @@ import "sync"
 // syncaccess.go).
 func WaitGroupAdd(wg *sync.WaitGroup, delta int) {
 	if delta < 0 && syncHot() {
-		releaseMergeAt(addrOf(wg))
+		releaseMergeAt(unsafe.Pointer(wg))
 	}
 	first := delta > 0 && gateOpen() && waitGroupCounter(wg) == 0
 	wg.Add(delta)
@@ -22,7 +25,7 @@ func WaitGroupAdd(wg *sync.WaitGroup, delta int) {
 // WaitGroupDone calls wg.Done() after releasing the caller's clock to wg.
 func WaitGroupDone(wg *sync.WaitGroup) {
 	if syncHot() {
-		releaseMergeAt(addrOf(wg))
+		releaseMergeAt(unsafe.Pointer(wg))
 	}
 	wg.Done()
 }
@@ -41,7 +44,7 @@ func WaitGroupWait(wg *sync.WaitGroup) {
 		sv.mu.Unlock()
 	}
 	if syncHot() {
-		acquireAt(addrOf(wg))
+		acquireAt(unsafe.Pointer(wg))
 	}
 }
 
@@ -52,7 +55,7 @@ func waitGroupWaiter(wg *sync.WaitGroup) *syncVar {
 	if !gateOpen() || waitGroupCounter(wg) == 0 {
 		return nil
 	}
-	sv := lookupSync(syncer(), addrOf(wg))
+	sv := lookupSync(syncer(), unsafe.Pointer(wg))
 	if sv == nil {
 		return nil
 	}

@@ -75,7 +75,7 @@ import (
 				call += ", " + o.args
 			}
 			call += ")"
-			writeFunc(&b, "Atomic"+fname, "", params, o.results, "addrOf(addr)", call, o.kind, "atomic."+fname)
+			writeFunc(&b, "Atomic"+fname, "", params, o.results, "addr", call, o.kind, "atomic."+fname)
 		}
 	}
 	ptrOps := []op{
@@ -96,7 +96,7 @@ import (
 			call += ", " + o.args
 		}
 		call += ")"
-		writeFunc(&b, "Atomic"+fname, "", params, o.results, "addrOf(addr)", call, o.kind, "atomic."+fname)
+		writeFunc(&b, "Atomic"+fname, "", params, o.results, "addr", call, o.kind, "atomic."+fname)
 	}
 
 	// Methods of the atomic types: x.Add(1) becomes AtomicInt64Add(&x, 1).
@@ -146,10 +146,10 @@ func writeMethod(b *bytes.Buffer, typ, tparams, targs string, o op) {
 	}
 	params += ", site uint64"
 	call := "x." + o.name + "(" + o.args + ")"
-	writeFunc(b, "Atomic"+typ+o.name+tparams, "", params, o.results, "addrOf(x)", call, o.kind, "(*atomic."+typ+")."+o.name)
+	writeFunc(b, "Atomic"+typ+o.name+tparams, "", params, o.results, "x", call, o.kind, "(*atomic."+typ+")."+o.name)
 }
 
-func writeFunc(b *bytes.Buffer, name, _ string, params, results, addr, call string, k kind, what string) {
+func writeFunc(b *bytes.Buffer, name, _ string, params, results, operand, call string, k kind, what string) {
 	fmt.Fprintf(b, "// %s is %s, ordered as %s.\n", strings.SplitN(name, "[", 2)[0], what, [...]string{"an acquire", "a release", "a release and an acquire"}[k])
 	fmt.Fprintf(b, "func %s(%s)", name, params)
 	if results != "" {
@@ -158,7 +158,11 @@ func writeFunc(b *bytes.Buffer, name, _ string, params, results, addr, call stri
 	b.WriteString(" {\n")
 	// syncHot is tested here, inlined, so that while the gate is closed
 	// the wrapper makes no call into the detector before the operation.
-	p := strings.TrimSuffix(strings.TrimPrefix(addr, "addrOf("), ")") // the pointer operand
+	// p is the pointer operand, which the hooks take as an
+	// unsafe.Pointer: it keeps the variable alive for the lookup of its
+	// syncVar (lookupSync).
+	p := operand
+	addr := "unsafe.Pointer(" + p + ")"
 	pre := fmt.Sprintf("atomicPre(%s, unsafe.Sizeof(*%s), %d, site)", addr, p, k)
 	if k == store {
 		// A store has nothing to do after it: the test and one call
@@ -174,7 +178,7 @@ func writeFunc(b *bytes.Buffer, name, _ string, params, results, addr, call stri
 		fmt.Fprintf(b, "\tr := %s\n\tif staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget\n\t\tatomicLoaded%d(unsafe.Pointer(%s), site)\n\t}\n\treturn r\n}\n\n", call, size, p)
 		return
 	}
-	fmt.Fprintf(b, "\tsv := syncRef{addr: %s}\n", addr)
+	fmt.Fprintf(b, "\tsv := syncRef{p: %s}\n", addr)
 	// A load or read-modify-write that finds the gate closed counts
 	// both its halves for the pacer at once (idlePair).
 	fmt.Fprintf(b, "\tif recording() {\n")
