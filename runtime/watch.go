@@ -72,6 +72,7 @@ var (
 // watchStats count what the engine did, for tests and docs.
 var watchStats struct {
 	armed, dropped, hits, races atomic.Uint64
+	retired                     atomic.Uint64 // slots retired by releaseSlot
 }
 
 // hwArmPause, when a test sets it, runs while a hardware watchpoint is
@@ -187,7 +188,7 @@ func sample(addr, size uintptr, site uint64, write bool) {
 		// once every event is aimed at the bytes.
 		if err := e.hw.arm(i, lo, n, write); err != nil {
 			s.rec.Store(nil)
-			s.busy.Store(false)
+			releaseSlot(e, i)
 			watchStats.dropped.Add(1)
 			return
 		}
@@ -269,13 +270,33 @@ func freeWatch(i int, r *watchRec) bool {
 	}
 	watchArmed.And(^uint32(1 << i))
 	s.rec.Store(nil)
-	if e := curEngine.Load(); e != nil && !e.soft {
-		e.hw.disarm(i)
-	}
-	s.busy.Store(false)
+	releaseSlot(curEngine.Load(), i)
 	r.endWait()
 	return true
 }
+
+// releaseSlot parks slot i's hardware events, on engine e, and frees the
+// slot, whose busy flag the caller holds and whose record it has
+// cleared. A slot whose events could not be parked is retired instead:
+// it keeps its busy flag for good, so that no sample is armed on events
+// that may still watch the slot's last bytes. Their hits find no record
+// and are ignored (hwWatch.decide), so a retired slot costs the traps of
+// accesses to those bytes and a slot fewer, never a false report.
+func releaseSlot(e *engine, i int) {
+	if e != nil && !e.soft {
+		if err := e.hw.disarm(i); err != nil {
+			watchStats.retired.Add(1)
+			if retiredWarned.CompareAndSwap(false, true) {
+				printStderr("racegen: a hardware watchpoint could not be disarmed (" + err.Error() + "); its slot is retired\n")
+			}
+			return
+		}
+	}
+	watchSlots[i].busy.Store(false)
+}
+
+// retiredWarned is set once a retired slot has been reported.
+var retiredWarned atomic.Bool
 
 // endWait closes r.done, once.
 func (r *watchRec) endWait() {

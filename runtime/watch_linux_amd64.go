@@ -68,6 +68,7 @@ const (
 	perfIocSetOutput  = 0x2405
 	perfIocID         = 0x80082407
 	perfIocModify     = 0x4008240b
+	perfIocDisable    = 0x2401
 
 	perfRecordSample = 9
 	perfRecordLost   = 2
@@ -147,7 +148,7 @@ func perfOpen(a *perfAttr, tid, cpu int) (int, error) {
 	return int(fd), nil
 }
 
-func ioctl(fd int, req, arg uintptr) error { return sysIoctl(fd, req, arg) }
+var ioctl = sysIoctl
 
 // openHW opens the breakpoint events on every thread, or explains why it
 // cannot.
@@ -236,11 +237,16 @@ var hwProbe atomic.Uint64
 // at the access, so the sample is in a ring when the write returns; the
 // write is tried a few times in case the thread moved between CPUs while
 // the events were re-aimed. The probe's samples are consumed here.
-func (h *hwWatch) selfTest() error {
+func (h *hwWatch) selfTest() (err error) {
+	defer func() {
+		// Engines that cannot park their events are not used.
+		if derr := h.disarm(0); err == nil {
+			err = derr
+		}
+	}()
 	if err := h.arm(0, uintptr(unsafe.Pointer(&hwProbe)), 8, false); err != nil {
 		return err
 	}
-	defer h.disarm(0)
 	for try := 0; try < 3; try++ {
 		hwProbe.Add(1)
 		fired := false
@@ -386,7 +392,6 @@ func (h *hwWatch) arm(i int, lo, n uintptr, write bool) error {
 	}
 	for _, fd := range h.fds[i] {
 		if err := ioctl(fd, perfIocModify, uintptr(unsafe.Pointer(&a))); err != nil {
-			h.disarm(i)
 			return wrap("PERF_EVENT_IOC_MODIFY_ATTRIBUTES", err)
 		}
 	}
@@ -395,12 +400,24 @@ func (h *hwWatch) arm(i int, lo, n uintptr, write bool) error {
 	return nil
 }
 
-// disarm parks slot i's events, disabled.
-func (h *hwWatch) disarm(i int) {
+// disarm parks slot i's events, disabled: re-aimed at nothing, or else
+// disabled where they are aimed (a disabled event does not fire, and the
+// next arm's PERF_EVENT_IOC_MODIFY_ATTRIBUTES enables it again). It
+// returns an error if an event could be neither: that event may still
+// watch the slot's last bytes.
+func (h *hwWatch) disarm(i int) error {
 	a := h.base
+	var first error
 	for _, fd := range h.fds[i] {
-		ioctl(fd, perfIocModify, uintptr(unsafe.Pointer(&a)))
+		err := ioctl(fd, perfIocModify, uintptr(unsafe.Pointer(&a)))
+		if err == nil {
+			continue
+		}
+		if err2 := ioctl(fd, perfIocDisable, 0); err2 != nil && first == nil {
+			first = wrap("PERF_EVENT_IOC_MODIFY_ATTRIBUTES: "+err.Error()+"; PERF_EVENT_IOC_DISABLE", err2)
+		}
 	}
+	return first
 }
 
 // loop is the detector goroutine: it waits for samples or for the next

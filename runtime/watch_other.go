@@ -15,6 +15,6 @@ func openHW() (*hwWatch, error) {
 func (h *hwWatch) arm(i int, lo, n uintptr, write bool) error {
 	return errorString("no hardware watchpoints")
 }
-func (h *hwWatch) disarm(i int) {}
-func (h *hwWatch) flush()       {}
-func (h *hwWatch) loop()        {}
+func (h *hwWatch) disarm(i int) error { return nil }
+func (h *hwWatch) flush()             {}
+func (h *hwWatch) loop()              {}
