@@ -43,6 +43,9 @@ type config struct {
 	// accesses; "./..." only the workload's own module's, the cost knob
 	// for production (synchronization hooks stay everywhere).
 	Access string
+	// Fresa is racegen's -fresa: dynamic mode with FRESA's
+	// frequency-sensitive rates in sampling periods.
+	Fresa bool
 }
 
 // mode returns c's racegen detection mode.
@@ -68,6 +71,9 @@ func (c config) Label() string {
 	if c.Access != "" {
 		l += " accesspkg=" + c.Access
 	}
+	if c.Fresa {
+		l += " fresa"
+	}
 	return l
 }
 
@@ -79,9 +85,10 @@ type modeRates struct {
 
 // configsFor returns the configurations measured: the uninstrumented
 // baseline, optionally -race, racegen in each mode at each of its rates,
-// and dynamic mode at accessRates with access checking narrowed to the
-// workload's own module. Static and collide builds all use seed.
-func configsFor(withRace bool, mrs []modeRates, accessRates []float64, seed int64) []config {
+// dynamic mode at accessRates with access checking narrowed to the
+// workload's own module, and dynamic mode with FRESA at fresaRates.
+// Static and collide builds all use seed.
+func configsFor(withRace bool, mrs []modeRates, accessRates, fresaRates []float64, seed int64) []config {
 	cs := []config{{Name: "base", Kind: base}}
 	if withRace {
 		cs = append(cs, config{Name: "race", Kind: race})
@@ -99,6 +106,9 @@ func configsFor(withRace bool, mrs []modeRates, accessRates []float64, seed int6
 	}
 	for _, r := range accessRates {
 		cs = append(cs, config{Name: "own-rate=" + fmtRate(r), Kind: racegen, Mode: modeDynamic, Rate: r, Access: "./..."})
+	}
+	for _, r := range fresaRates {
+		cs = append(cs, config{Name: "fresa-rate=" + fmtRate(r), Kind: racegen, Mode: modeDynamic, Rate: r, Fresa: true})
 	}
 	return cs
 }
@@ -173,6 +183,9 @@ func buildTest(w *workload, c config, dir, out, racegenBin string) error {
 		}
 		if c.Access != "" {
 			args = append(args, "-accesspkg="+c.Access)
+		}
+		if c.Fresa {
+			args = append(args, "-fresa")
 		}
 		args = append(args, "test", "-vet=off", "-c", "-o", out, pkg)
 		cmd = exec.Command(racegenBin, args...)

@@ -17,7 +17,7 @@ func fakeResults() *results {
 			{Name: "a", Pkg: "bench/workloads/a", Bench: ".", Benchtime: "1x"},
 			{Name: "b", Module: "example.com/b", Version: "v1.0.0", Pkg: ".", Bench: ".", Benchtime: "1x"},
 		},
-		Configs: configsFor(true, []modeRates{{modeDynamic, []float64{0.01, 1}}, {modeStatic, []float64{0.01}}}, nil, 7),
+		Configs: configsFor(true, []modeRates{{modeDynamic, []float64{0.01, 1}}, {modeStatic, []float64{0.01}}}, nil, nil, 7),
 	}
 	runs := func(walls ...float64) []run {
 		var rs []run
@@ -122,7 +122,7 @@ func TestConfigsFor(t *testing.T) {
 		{modeDynamic, []float64{0, 0.03}},
 		{modeStatic, []float64{0.01}},
 		{modeCollide, []float64{0.001}},
-	}, []float64{0.01}, 42)
+	}, []float64{0.01}, []float64{0.1}, 42)
 	want := []struct {
 		name, label, mode string
 		seed              int64
@@ -133,6 +133,7 @@ func TestConfigsFor(t *testing.T) {
 		{"static-rate=0.01", "racegen static rate=0.01 seed=42", modeStatic, 42},
 		{"collide-rate=0.001", "racegen collide rate=0.001 seed=42", modeCollide, 42},
 		{"own-rate=0.01", "racegen dynamic rate=0.01 accesspkg=./...", modeDynamic, 0},
+		{"fresa-rate=0.1", "racegen dynamic rate=0.1 fresa", modeDynamic, 0},
 	}
 	if len(cs) != len(want) {
 		t.Fatalf("configsFor = %+v, want %d configurations", cs, len(want))
@@ -175,7 +176,7 @@ func TestModeSelection(t *testing.T) {
 			continue
 		}
 		var got []string
-		for _, c := range configsFor(false, mrs, nil, 1) {
+		for _, c := range configsFor(false, mrs, nil, nil, 1) {
 			if c.Kind == racegen {
 				got = append(got, c.mode())
 			}

@@ -19,6 +19,8 @@
 //	-static-rates l  static-mode rates (default 0.001,0.01,0.1)
 //	-own-rates list  dynamic-mode rates measured with -accesspkg=./..., access
 //	                 checking in the workload's own module only (default 0,0.01)
+//	-fresa-rates l   dynamic-mode rates measured with -fresa, FRESA's
+//	                 frequency-sensitive sampling (default 0.01,0.1)
 //	-collide-rates l collide-mode rates (default 0.01; a collide build that
 //	                 samples a hot site waits at every execution of it and
 //	                 can run into -timeout)
@@ -68,6 +70,7 @@ type options struct {
 	static     string // static mode's rates
 	collide    string // collide mode's rates
 	access     string // dynamic mode's rates with -accesspkg=./...
+	fresa      string // dynamic mode's rates with -fresa
 	seed       int64
 	race       bool
 	timeout    time.Duration
@@ -86,6 +89,7 @@ func mainErr() error {
 	flag.StringVar(&o.static, "static-rates", "0.001,0.01,0.1", "static-mode sampling rates, comma-separated")
 	flag.StringVar(&o.collide, "collide-rates", "0.01", "collide-mode sampling rates, comma-separated")
 	flag.StringVar(&o.access, "own-rates", "0,0.01", "dynamic-mode rates to measure with access checking narrowed to the workload's own module (-accesspkg=./...), comma-separated")
+	flag.StringVar(&o.fresa, "fresa-rates", "0.01,0.1", "dynamic-mode rates to measure with FRESA's frequency-sensitive sampling (-fresa), comma-separated")
 	flag.Int64Var(&o.seed, "seed", 1, "racegen -seed of the static and collide builds")
 	flag.BoolVar(&o.race, "race", true, "measure go test -race")
 	flag.DurationVar(&o.timeout, "timeout", 90*time.Second, "limit for one run")
@@ -149,6 +153,10 @@ func measureAll(o *options) (*results, error) {
 	if err != nil {
 		return nil, fmt.Errorf("-own-rates: %w", err)
 	}
+	fresaRates, err := parseRates(o.fresa)
+	if err != nil {
+		return nil, fmt.Errorf("-fresa-rates: %w", err)
+	}
 	rs := &results{
 		Command:   runinfo.CommandLine("./bench/driver"),
 		Date:      time.Now().UTC().Format("2006-01-02 15:04 UTC"),
@@ -157,7 +165,7 @@ func measureAll(o *options) (*results, error) {
 		Racegen:   runinfo.RacegenState(repo, o.racegenBin),
 		Reps:      o.reps,
 		Timeout:   o.timeout.Seconds(),
-		Configs:   configsFor(o.race, mrs, ownRates, o.seed),
+		Configs:   configsFor(o.race, mrs, ownRates, fresaRates, o.seed),
 	}
 	for _, w := range workloads {
 		if re.MatchString(w.Name) {

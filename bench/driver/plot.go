@@ -27,7 +27,7 @@ func zeroAt(rates []float64) float64 {
 func (rs *results) rateConfigs(mode string) []config {
 	var cs []config
 	for _, c := range rs.Configs {
-		if c.Kind == racegen && c.mode() == mode && c.Access == "" {
+		if c.Kind == racegen && c.mode() == mode && c.Access == "" && !c.Fresa {
 			cs = append(cs, c)
 		}
 	}
