@@ -50,7 +50,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/racegen/racegen/bench/internal/modsrc"
 	"github.com/racegen/racegen/bench/internal/runinfo"
 )
 
@@ -141,13 +140,12 @@ func measureAll(o *options) (*results, error) {
 	if err := os.MkdirAll(filepath.Join(work, "logs"), 0o755); err != nil {
 		return nil, fmt.Errorf("creating scratch directory: %w", err)
 	}
-	rg := o.racegenBin
-	if rg == "" {
-		rg = filepath.Join(work, "racegen")
+	if o.racegenBin == "" {
 		logf("building racegen from %s", repo)
-		if _, err := modsrc.Go(repo, "build", "-o", rg, "./cmd/racegen"); err != nil {
-			return nil, fmt.Errorf("building racegen: %w", err)
-		}
+	}
+	rg, err := runinfo.Racegen(repo, work, o.racegenBin)
+	if err != nil {
+		return nil, err
 	}
 	ownRates, err := parseRates(o.access)
 	if err != nil {

@@ -100,20 +100,19 @@ func evaluate(o *options) (*results, error) {
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		return nil, fmt.Errorf("creating scratch directory: %w", err)
 	}
-	rg := o.racegenBin
-	if rg == "" {
-		rg = filepath.Join(work, "racegen")
+	if o.racegenBin == "" {
 		logf("building racegen from %s", repo)
-		if err := runIn(repo, "go", "build", "-o", rg, "./cmd/racegen"); err != nil {
-			return nil, fmt.Errorf("building racegen: %w", err)
-		}
+	}
+	rg, err := runinfo.Racegen(repo, work, o.racegenBin)
+	if err != nil {
+		return nil, err
 	}
 	rs := &results{
 		Command:   runinfo.CommandLine("./bench/evalrate"),
 		Date:      time.Now().UTC().Format("2006-01-02 15:04 UTC"),
 		Machine:   runinfo.Machine(),
 		GoVersion: runinfo.GoVersion(),
-		Racegen:   racegenState(repo),
+		Racegen:   runinfo.RacegenState(repo, o.racegenBin),
 		Races:     names,
 	}
 	if o.sweep {
@@ -185,7 +184,8 @@ func sweep(o *options, rs *results, rg, repo, work, progDir string, lines raceLi
 // buildAt builds the evaluation program with racegen at rate r.
 func buildAt(rg, repo string, r float64, out string) error {
 	os.Remove(out)
-	return runIn(repo, rg, "-rate="+fmtRate(r), "build", "-o", out, "./testdata/evalrace")
+	_, err := runinfo.Run(repo, nil, rg, "-rate="+fmtRate(r), "build", "-o", out, "./testdata/evalrace")
+	return err
 }
 
 // knowsOption reports whether the program bin accepts the
@@ -311,27 +311,4 @@ func (t *trialRunner) trial(bin, opts string) (verdict, error) {
 	return v, nil
 }
 
-// runIn runs a command in dir; on failure the error carries its output.
-func runIn(dir, name string, args ...string) error {
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOWORK=off", "GOTOOLCHAIN=local")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		return fmt.Errorf("%s %s: %v: %s", filepath.Base(name), strings.Join(args, " "), err, strings.TrimSpace(string(out)))
-	}
-	return nil
-}
 
-func racegenState(repo string) string {
-	head, err := exec.Command("git", "-C", repo, "rev-parse", "--short", "HEAD").Output()
-	if err != nil {
-		return "unknown commit"
-	}
-	s := "commit " + strings.TrimSpace(string(head))
-	dirty, err := exec.Command("git", "-C", repo, "status", "--porcelain", "--", "cmd", "runtime", "instrument", "analysis").Output()
-	if err == nil && len(bytes.TrimSpace(dirty)) > 0 {
-		s += " plus uncommitted changes in the working tree"
-	}
-	return s
-}

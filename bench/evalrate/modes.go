@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/racegen/racegen/bench/internal/runinfo"
 )
 
 // The modes comparison runs each evaluation program the same number of
@@ -104,7 +106,7 @@ func (m *modeRunner) buildMode(mode string, r float64, seed int64, scratch, out 
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOTOOLCHAIN=local")
 	b, err := cmd.CombinedOutput()
 	if err != nil {
-		return string(b), fmt.Errorf("racegen %s: %v: %s", strings.Join(args, " "), err, lastLines(string(b), 5))
+		return string(b), fmt.Errorf("racegen %s: %v: %s", strings.Join(args, " "), err, runinfo.LastLines(string(b), 5))
 	}
 	return string(b), nil
 }

@@ -48,14 +48,6 @@ func failureText(s string, head, tail int) string {
 	return strings.Join(ls[:head], "\n") + "\n\t...\n" + strings.Join(ls[len(ls)-tail:], "\n")
 }
 
-func lastLines(s string, n int) string {
-	ls := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(ls) > n {
-		ls = ls[len(ls)-n:]
-	}
-	return strings.Join(ls, "\n")
-}
-
 func sortStrings(s []string) []string {
 	slices.Sort(s)
 	return s

@@ -111,13 +111,12 @@ func evaluate(o *options) (*results, error) {
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		return nil, fmt.Errorf("creating scratch directory: %w", err)
 	}
-	rg := o.racegenBin
-	if rg == "" {
-		rg = filepath.Join(work, "racegen")
+	if o.racegenBin == "" {
 		logf("building racegen from %s", repo)
-		if _, err := runIn(repo, nil, "go", "build", "-o", rg, "./cmd/racegen"); err != nil {
-			return nil, fmt.Errorf("building racegen: %w", err)
-		}
+	}
+	rg, err := runinfo.Racegen(repo, work, o.racegenBin)
+	if err != nil {
+		return nil, err
 	}
 	rs := &results{
 		Command:   runinfo.CommandLine("./bench/fresa"),
@@ -164,7 +163,7 @@ func (h *harness) program(rates []float64) (programResult, error) {
 		return pr, err
 	}
 	plain := filepath.Join(h.work, "plain")
-	if _, err := runIn(h.repo, nil, "go", "build", "-o", plain, "./"+h.dir); err != nil {
+	if _, err := runinfo.Run(h.repo, nil, "go", "build", "-o", plain, "./"+h.dir); err != nil {
 		return pr, err
 	}
 	if pr.Plain, err = h.time(plain, nil); err != nil {
@@ -205,7 +204,7 @@ func (h *harness) profile() (string, error) {
 			return "", err
 		}
 	}
-	out, err := runIn(h.repo, nil, h.rg, "merge", "-profiles", dir)
+	out, err := runinfo.Run(h.repo, nil, h.rg, "merge", "-profiles", dir)
 	if err != nil {
 		return "", err
 	}
@@ -274,7 +273,7 @@ func (h *harness) cell(mode string, r float64, prof string) (cellResult, error) 
 // build builds the program into out with racegen and args.
 func (h *harness) build(out string, args ...string) error {
 	args = append(args, "-o", filepath.Join(h.work, "rg"), "build", "-o", out, "./"+h.dir)
-	_, err := runIn(h.repo, nil, h.rg, args...)
+	_, err := runinfo.Run(h.repo, nil, h.rg, args...)
 	return err
 }
 
@@ -309,33 +308,11 @@ func (h *harness) run(bin, opts string) (racemarks.Verdict, []byte, error) {
 	err := cmd.Run()
 	var ee *exec.ExitError
 	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 66) {
-		return racemarks.Verdict{}, stderr.Bytes(), fmt.Errorf("%s: %v\n%s", filepath.Base(bin), err, lastLines(stderr.String(), 5))
+		return racemarks.Verdict{}, stderr.Bytes(), fmt.Errorf("%s: %v\n%s", filepath.Base(bin), err, runinfo.LastLines(stderr.String(), 5))
 	}
 	v, perr := racemarks.ParseReports(stderr.Bytes(), "main.go", h.lines)
 	return v, stderr.Bytes(), perr
 }
 
-// runIn runs a command in dir and returns its standard output; on
-// failure the error carries its standard error.
-func runIn(dir string, env []string, name string, args ...string) ([]byte, error) {
-	cmd := exec.Command(name, args...)
-	cmd.Dir = dir
-	cmd.Env = append(append(os.Environ(), "GOWORK=off", "GOTOOLCHAIN=local"), env...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return nil, fmt.Errorf("%s %s: %v: %s", filepath.Base(name), strings.Join(args, " "), err, lastLines(stderr.String(), 5))
-	}
-	return out, nil
-}
-
-func lastLines(s string, n int) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
-}
 
 func fmtRate(r float64) string { return strconv.FormatFloat(r, 'g', -1, 64) }

@@ -267,14 +267,9 @@ func setUp(o *options) (*env, func(), error) {
 		return nil, cleanup, fmt.Errorf("creating the work directory: %w", err)
 	}
 	if o.racegenBin == "" {
-		e.racegen = filepath.Join(e.work, "racegen")
 		logf("building racegen from %s", repo)
-		if _, err := modsrc.Go(repo, "build", "-o", e.racegen, "./cmd/racegen"); err != nil {
-			return nil, cleanup, fmt.Errorf("building racegen: %w", err)
-		}
-	} else if e.racegen, err = exec.LookPath(o.racegenBin); err != nil {
-		return nil, cleanup, fmt.Errorf("-racegen: %w", err)
-	} else if e.racegen, err = filepath.Abs(e.racegen); err != nil {
+	}
+	if e.racegen, err = runinfo.Racegen(repo, e.work, o.racegenBin); err != nil {
 		return nil, cleanup, err
 	}
 	out, err := modsrc.Go(e.work, "env", "GOROOT", "GOMODCACHE")

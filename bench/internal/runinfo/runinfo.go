@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 )
@@ -140,4 +141,48 @@ func SourcesCommit(repo, rev string) string {
 		return ""
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// Run runs name with args in dir, in the environment of the harnesses'
+// builds (GOWORK=off, GOTOOLCHAIN=local) plus env, and returns its
+// standard output; on failure the error carries the last lines of its
+// standard error.
+func Run(dir string, env []string, name string, args ...string) ([]byte, error) {
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(append(os.Environ(), "GOWORK=off", "GOTOOLCHAIN=local"), env...)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return out, fmt.Errorf("%s %s: %v: %s", filepath.Base(name), strings.Join(args, " "), err, LastLines(stderr.String(), 5))
+	}
+	return out, nil
+}
+
+// LastLines returns the last n lines of s, without surrounding space.
+func LastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Racegen returns the racegen command that a harness measures: bin, the
+// harness's -racegen flag, as an absolute path, or if bin is empty
+// racegen built from the repository at repo into the directory dir.
+func Racegen(repo, dir, bin string) (string, error) {
+	if bin != "" {
+		p, err := exec.LookPath(bin)
+		if err != nil {
+			return "", fmt.Errorf("-racegen: %w", err)
+		}
+		return filepath.Abs(p)
+	}
+	p := filepath.Join(dir, "racegen")
+	if _, err := Run(repo, nil, "go", "build", "-o", p, "./cmd/racegen"); err != nil {
+		return "", fmt.Errorf("building racegen: %w", err)
+	}
+	return p, nil
 }

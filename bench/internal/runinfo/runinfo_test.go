@@ -3,6 +3,7 @@ package runinfo
 import (
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -51,5 +52,44 @@ func TestSourcesCommit(t *testing.T) {
 	// The commit that last changed the sources is its own answer.
 	if again := SourcesCommit(repo, head); again != head {
 		t.Errorf("SourcesCommit(%s) = %s, want itself", head, again)
+	}
+}
+
+func TestLastLines(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"a\nb\nc\n", 2, "b\nc"},
+		{"a\nb\n", 5, "a\nb"},
+		{"\n  only\n\n", 1, "only"},
+	} {
+		if got := LastLines(tc.in, tc.n); got != tc.want {
+			t.Errorf("LastLines(%q, %d) = %q, want %q", tc.in, tc.n, got, tc.want)
+		}
+	}
+}
+
+func TestRun(t *testing.T) {
+	out, err := Run(t.TempDir(), []string{"RUNINFO_TEST=x"}, "sh", "-c", "echo $RUNINFO_TEST $GOWORK")
+	if err != nil || string(out) != "x off\n" {
+		t.Errorf("Run = %q, %v; want %q", out, err, "x off\n")
+	}
+	_, err = Run(t.TempDir(), nil, "sh", "-c", "echo one >&2; echo two >&2; exit 3")
+	if err == nil || !strings.Contains(err.Error(), "one\ntwo") {
+		t.Errorf("Run of a failing command: error %v, want one carrying its standard error", err)
+	}
+}
+
+func TestRacegenGiven(t *testing.T) {
+	// A -racegen command is looked up on PATH and made absolute; nothing
+	// is built.
+	got, err := Racegen("/nonexistent", t.TempDir(), "sh")
+	if err != nil || !filepath.IsAbs(got) {
+		t.Errorf("Racegen(-racegen=sh) = %q, %v; want an absolute path", got, err)
+	}
+	if _, err := Racegen("/nonexistent", t.TempDir(), "no-such-racegen-command"); err == nil {
+		t.Errorf("Racegen(-racegen=no-such-racegen-command) succeeded")
 	}
 }
