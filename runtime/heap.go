@@ -99,23 +99,28 @@ type gcSentinel struct{ _ [16]byte }
 
 var sweepWake = make(chan struct{}, 1)
 
-func armSentinel() {
-	s := new(gcSentinel)
-	goruntime.SetFinalizer(s, func(*gcSentinel) {
-		// Catch up with the runtime's count rather than add one: a
-		// report may already have caught up with the cycle this
-		// finalizer follows (exactGen), and counting it again would
-		// put gcGen ahead of the real count. gcGen must stay a lower
-		// bound, or a history begun before a cycle would pass for one
-		// begun after it and be compared with the next object at its
-		// address.
-		exactGen()
-		select {
-		case sweepWake <- struct{}{}:
-		default:
-		}
-		armSentinel()
-	})
+func armSentinel() { rearm(new(gcSentinel)) }
+
+// rearm makes s, which nothing else references, run sentinelFired when
+// the next GC cycle finds it unreachable. The finalizer re-arms the same
+// object rather than a new one, so that the detector allocates nothing
+// per cycle: testing.AllocsPerRun counts every allocation of the process.
+func rearm(s *gcSentinel) { goruntime.SetFinalizer(s, sentinelFired) }
+
+func sentinelFired(s *gcSentinel) {
+	// Catch up with the runtime's count rather than add one: a
+	// report may already have caught up with the cycle this
+	// finalizer follows (exactGen), and counting it again would
+	// put gcGen ahead of the real count. gcGen must stay a lower
+	// bound, or a history begun before a cycle would pass for one
+	// begun after it and be compared with the next object at its
+	// address.
+	exactGen()
+	select {
+	case sweepWake <- struct{}{}:
+	default:
+	}
+	rearm(s)
 }
 
 // sweeper drops the metadata of dead objects after each GC cycle, which

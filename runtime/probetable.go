@@ -13,6 +13,15 @@ type probeTable[V any] struct {
 	vals []atomic.Pointer[V]
 }
 
+// clear empties t, a slot at a time: a reader probing it meanwhile sees
+// each slot either as it was or empty.
+func (t *probeTable[V]) clear() {
+	for i := range t.keys {
+		t.keys[i].Store(0)
+		t.vals[i].Store(nil)
+	}
+}
+
 func newProbeTable[V any](size int) *probeTable[V] {
 	return &probeTable[V]{
 		mask: uintptr(size - 1),

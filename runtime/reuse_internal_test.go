@@ -128,3 +128,35 @@ func TestSyncLookupKeepsObjectAlive(t *testing.T) {
 		})
 	}
 }
+
+// TestSyncSweepAllocates checks that once warm, forgetting dead
+// synchronization objects after a GC cycle allocates nothing:
+// testing.AllocsPerRun counts every allocation of the process, the
+// detector's too, and the sweeper's fresh tables for a few hundred
+// shards failed fasthttp's allocation tests whenever a collection fell
+// inside their loops.
+func TestSyncSweepAllocates(t *testing.T) {
+	setSampling(t, true)
+	const objects = 512 // a few to a shard: the tables keep their size
+	cycle := func() uint64 {
+		for range objects {
+			Acquire(unsafe.Pointer(new([2]*int)))
+		}
+		var before, after goruntime.MemStats
+		goruntime.ReadMemStats(&before)
+		goruntime.GC() // the objects die, and their weak pointers go nil
+		syncs.sweep()
+		goruntime.ReadMemStats(&after)
+		return after.Mallocs - before.Mallocs
+	}
+	// The first cycles grow the tables to their size for this load and
+	// make the shards' spare tables.
+	for range 3 {
+		cycle()
+	}
+	for i := range 3 {
+		if n := cycle(); n > 16 {
+			t.Errorf("cycle %d: %d allocations while the sync table was swept, want none", i, n)
+		}
+	}
+}

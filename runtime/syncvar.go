@@ -11,6 +11,10 @@ import (
 // mutex, channel, WaitGroup, Once, Cond, sync.Map, Pool or atomic
 // variable, found by its address.
 type syncVar struct {
+	// addr is the object's address, the syncVar's key in the sync
+	// table, which lock-free readers check (see syncShard).
+	addr uintptr
+
 	mu sync.Mutex
 	// rel is the clock released by writers, senders, unlockers and
 	// atomic stores; acquirers join it.
@@ -38,19 +42,29 @@ type syncVar struct {
 }
 
 // The sync table finds a syncVar by address. Lookups are lock-free: a
-// shard's open-addressing table is replaced, never changed in place,
-// except that inserts fill empty slots and a dead object's syncVar is
-// replaced by its successor's, both under the shard's lock, and both
-// visible to lock-free readers in either order (a reader that misses a
-// key or finds a dead syncVar retries under the lock). Every sync
-// operation looks its object up, so outside sampling periods, once
-// versions have made the operation itself lock-free, the shard's lock
-// was most of what remained.
+// shard's open-addressing table changes only under the shard's lock, and
+// a reader that misses a key, or finds a syncVar that is dead or is not
+// the key's (syncVar.addr), retries under the lock. Inserts fill empty
+// slots, a dead object's syncVar is replaced by its successor's, and the
+// sweeper's rebuilds publish a new table, filled in the one the previous
+// rebuild replaced: a reader still probing that old table may see it
+// half cleared or half filled, hence the key check. Every sync operation
+// looks its object up, so outside sampling periods, once versions have
+// made the operation itself lock-free, the shard's lock was most of what
+// remained.
+//
+// Rebuilding into the previous table rather than a new one keeps the
+// sweeper from allocating after every GC cycle: testing.AllocsPerRun
+// counts every allocation of the process, and the tables of a few
+// hundred shards made fasthttp's TestRequestHeaderFoldedRawHeadersAllocations
+// fail whenever a collection fell inside its loop
+// (TestSyncSweepAllocates).
 type syncShard struct {
-	mu  sync.Mutex
-	tab atomic.Pointer[syncSlots]
-	n   int // keys in tab, under mu
-	_   [64 - unsafe.Sizeof(sync.Mutex{}) - 16]byte
+	mu    sync.Mutex
+	tab   atomic.Pointer[syncSlots]
+	spare *syncSlots // the table the last rebuild replaced, cleared, under mu
+	n     int        // keys in tab, under mu
+	_     [64 - unsafe.Sizeof(sync.Mutex{}) - 24]byte
 }
 
 type syncSlots = probeTable[syncVar]
@@ -98,7 +112,7 @@ func lookupSync(t *thread, p unsafe.Pointer) *syncVar {
 		for i := syncIndex(s, h); ; i = (i + 1) & s.mask {
 			k := s.keys[i].Load()
 			if k == addr {
-				if sv := s.vals[i].Load(); sv != nil && sv.alive() {
+				if sv := s.vals[i].Load(); sv != nil && sv.addr == addr && sv.alive() {
 					return sv
 				}
 				break
@@ -119,7 +133,7 @@ func (sh *syncShard) lookupLocked(p unsafe.Pointer, h uintptr) *syncVar {
 	defer sh.mu.Unlock()
 	s := sh.tab.Load()
 	if s == nil || 2*(sh.n+1) > len(s.keys) {
-		s = sh.rebuild(s, 2*(sh.n+1))
+		s = sh.rebuild(s, tableSize(2*(sh.n+1)))
 	}
 	i := syncIndex(s, h)
 	for ; ; i = (i + 1) & s.mask {
@@ -137,7 +151,7 @@ func (sh *syncShard) lookupLocked(p unsafe.Pointer, h uintptr) *syncVar {
 	if testHookNewSyncVar != nil {
 		testHookNewSyncVar()
 	}
-	sv := &syncVar{heap: goObject(p)}
+	sv := &syncVar{addr: addr, heap: goObject(p)}
 	if sv.heap {
 		sv.live = weak.Make((*byte)(p))
 		sv.born = exactGen()
@@ -156,14 +170,24 @@ func (sh *syncShard) lookupLocked(p unsafe.Pointer, h uintptr) *syncVar {
 // syncVar is made, for TestSyncLookupKeepsObjectAlive.
 var testHookNewSyncVar func()
 
-// rebuild publishes a table of at least min slots holding the live
-// syncVars of s; the shard's lock must be held.
-func (sh *syncShard) rebuild(s *syncSlots, min int) *syncSlots {
+// tableSize returns the length of a table for n keys: a power of two, at
+// least 16, that keeps it at most half full.
+func tableSize(n int) int {
 	size := 16
-	for size < 2*min {
+	for size < 2*n {
 		size *= 2
 	}
-	ns := newProbeTable[syncVar](size)
+	return size
+}
+
+// rebuild publishes a table of size slots holding the live syncVars of s;
+// the shard's lock must be held.
+func (sh *syncShard) rebuild(s *syncSlots, size int) *syncSlots {
+	ns := sh.spare
+	sh.spare = nil
+	if ns == nil || len(ns.keys) != size {
+		ns = newProbeTable[syncVar](size)
+	}
 	n := 0
 	if s != nil {
 		for i := range s.keys {
@@ -185,6 +209,18 @@ func (sh *syncShard) rebuild(s *syncSlots, min int) *syncSlots {
 	}
 	sh.n = n
 	sh.tab.Store(ns)
+	if s != nil && len(s.keys) == size {
+		// Cleared now, so that it holds no dead syncVar alive; readers
+		// that still probe it find no key and retry under the lock.
+		s.clear()
+		sh.spare = s
+	} else {
+		// A table of a new size gets its spare now, from the
+		// synchronization operation that grew it, rather than from the
+		// sweeper after some later GC cycle, at a time unrelated to
+		// what the program is doing.
+		sh.spare = newProbeTable[syncVar](size)
+	}
 	return ns
 }
 
@@ -194,15 +230,25 @@ func (s *syncTable) sweep() {
 		sh := &s.shards[i]
 		sh.mu.Lock()
 		if t := sh.tab.Load(); t != nil {
-			dead := false
+			live, dead := 0, false
 			for j := range t.keys {
-				if t.keys[j].Load() != 0 && !t.vals[j].Load().alive() {
+				if t.keys[j].Load() == 0 {
+					continue
+				}
+				if t.vals[j].Load().alive() {
+					live++
+				} else {
 					dead = true
-					break
 				}
 			}
 			if dead {
-				sh.rebuild(t, sh.n)
+				// The same size, so that the spare table fits the
+				// next rebuild, unless the table is mostly empty.
+				size := len(t.keys)
+				if n := tableSize(2 * live); 4*n <= size {
+					size = n
+				}
+				sh.rebuild(t, size)
 			}
 		}
 		sh.mu.Unlock()
