@@ -69,11 +69,26 @@ var freshSpawn = spawn{g: Goroutine{fresh: true}}
 //go:noinline
 func GoSpawn() unsafe.Pointer {
 	old := getProfLabel()
-	if old != nil {
+	if old != nil && !registered(getg()) {
 		if s := takeSpawn(old); s != nil {
 			// The caller was itself spawned and has not called a hook
 			// yet (the gate was closed): take its own spawn first, so
 			// that its child inherits its real labels.
+			//
+			// A caller the detector knows already has its thread, and
+			// a spawn in its labels is not its own: it inherited it
+			// from a creator that had not taken it (a goroutine started
+			// by a go statement while the gate was closed gets its
+			// creator's labels, and &freshSpawn is every such
+			// creator's). Adopting it used to give the caller a second
+			// thread, fresh or forked from another goroutine, for its
+			// synchronization, while its functions' Ctx kept the first
+			// for its accesses: the go statement then forked a child
+			// that knew nothing of the caller's earlier accesses, and
+			// the child's reads of what the caller had written before
+			// the go statement were reported as races (fasthttp's
+			// hijacked connections and net/http's Serve at rate 0.01;
+			// TestSpawnRegisteredKeepsThread).
 			adopt(s, getg())
 			old = getProfLabel()
 		}
@@ -98,6 +113,18 @@ func GoSpawn() unsafe.Pointer {
 	}
 	setProfLabel(unsafe.Pointer(s))
 	return old
+}
+
+// registered reports whether the goroutine running on gp (0 without
+// getg) is one the detector knows: it has a thread, or is marked to get a
+// fresh one (startFresh).
+func registered(gp uintptr) bool {
+	if gp == 0 {
+		_, ok := byGoid.Load(stackGoid())
+		return ok
+	}
+	t := gtab.lookup(gp)
+	return t == freshMark || t != nil && t.goid == readGoid(gp)
 }
 
 // GoSpawned gives the parent back the labels GoSpawn returned.
