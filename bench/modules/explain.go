@@ -31,6 +31,10 @@ type explained struct {
 // -race runs.
 const fasthttpAllocs = "The test counts allocations (testing.AllocsPerRun) and allows at most the ones go build makes; racegen's detector makes heap allocations of its own as it records synchronization, which testing counts as the program's: vector clocks copied at acquires and records of new synchronization objects (a memory profile of TestAllocationClient's binary at rate 1: 446 vclock.clone and 585 allocations under syncShard.lookupLocked over the test). -race's runtime allocates outside the Go heap. The other full-detection form passed it in this run."
 
+// fasthttpSpawn explains the racegen-only reports of the dynamic form
+// that a go statement's lost edge made.
+const fasthttpSpawn = "False report, fixed after this run (e88ca27): a goroutine whose creator started it while the detector was idle inherits its creator's profiler labels, which can hold a spawn record that is not its own, and racegen's GoSpawn adopted it, giving the goroutine a second thread for its go statements. net/http's Serve then forked conn.serve from that thread, which knew nothing of Serve's writes before `go c.serve` (setAddr in Accept, http2ConfigureServer). A debug build showed the creator's access at its clock 35 and the child knowing 32 of it. GoSpawn now adopts only for a goroutine it does not know (TestSpawnRegisteredKeepsThread); 0 race reports in 8 whole-module runs of racegen -rate=0.01 test ./... after the fix, against reports in 3 of 13 before (issue 18's note)."
+
 // explanations is the hand-maintained table. Each Text says what was
 // checked, so that it can be checked again.
 var explanations = []explained{{
@@ -41,19 +45,29 @@ var explanations = []explained{{
 	Module: "github.com/valyala/fasthttp", Subject: "TestAllocation*", Form: formSampled,
 	Text: "fasthttp's allocation_test.go is //go:build !race, and racegen test builds with the race tag as -race does (docs/usage.md, \"The race build tag\"): not run, as under -race.",
 }, {
+	Module: "github.com/valyala/fasthttp", Subject: "TestAllocation*", Form: formFull,
+	Text: "fasthttp's allocation_test.go is //go:build !race, and racegen test builds with the race tag as -race does (docs/usage.md, \"The race build tag\"): not run, as under -race.",
+}, {
 	Module: "github.com/valyala/fasthttp", Form: formRace, Subject: "examples/helloworldserver.TestZeroAllocation",
 	Text: "//go:build !race: -race does not run this test.",
 }, {
 	Module: "github.com/valyala/fasthttp", Form: formSampled, Subject: "examples/helloworldserver.TestZeroAllocation",
 	Text: "//go:build !race: racegen test builds with the race tag, as -race does, and does not run it.",
 }, {
+	Module: "github.com/valyala/fasthttp", Form: formFull, Subject: "examples/helloworldserver.TestZeroAllocation",
+	Text: "//go:build !race: racegen test builds with the race tag, as -race does, and does not run it.",
+}, {
 	Module: "github.com/valyala/fasthttp", Form: formToolexec, Match: "allocations",
 	Text: "The test counts allocations (testing.AllocsPerRun) and wants none; racegen's detector makes heap allocations of its own as it records synchronization, which testing counts as the program's (vector clocks copied at acquires, records of new synchronization objects). It is //go:build !race: racegen test leaves it out, as -race does, but go test -toolexec alone cannot give the race tag, since the go command chooses the files before the wrapper runs (docs/usage.md); racegen's printed flags include the overlay that does.",
 }, {
-	Module: "github.com/valyala/fasthttp", Form: formSampled, Subject: "TestRequestCtxHijackReduceMemoryUsage",
-	Text: "Not explained, likely false reports: 32 location pairs on pooled RequestCtx, bufio and bytes.Buffer state handed between the server's goroutines, none reported by -race or at rate 1. Not reproduced since in 20 runs of the test (racegen -rate=0.01 test -c at a later commit); see issue 18's note.",
-}, {Module: "github.com/valyala/fasthttp", Form: formFull, Subject: "*",
-	Text: "Defect, not explained: the package's test binary died with `fatal error: found pointer to free object` during TestWriteUnzstdWithLimitConcurrentCaps; not reproduced in 4 later whole-package runs (issue 18's note).",
+	Module: "github.com/valyala/fasthttp", Form: formSampled, Subject: "TestClientStreamCloseHonorsLateSetConnectionClose/zero_limit", Match: "net.go:2",
+	Text: fasthttpSpawn,
+}, {
+	Module: "github.com/valyala/fasthttp", Subject: "TestClientStreamCloseHonorsLateSetConnectionClose/zero_limit", Match: "$GOROOT/src/net/",
+	Text: fasthttpSpawn,
+}, {
+	Module: "github.com/allegro/bigcache/v3", Form: formSampled, Subject: "TestClosing", Match: "bigcache_test.go:1118",
+	Text: "Not explained; seen once. The test fails when runtime.NumGoroutine is lower after creating and closing 100 caches and sleeping 200 ms than before (bigcache_test.go:1118, endGR >= startGR); no race was reported. It passed in 11 later whole-package runs of a racegen -rate=0.01 test binary at 1268920 (8 of them while this harness loaded the machine), and the detector's own goroutines are system goroutines, which NumGoroutine does not count (runtime/hidden.go).",
 }, {
 
 	Module: "github.com/valyala/fasthttp", Match: "allocs per",
@@ -66,6 +80,9 @@ var explanations = []explained{{
 	Text: "server_race_test.go is //go:build race: -race runs this test, and so does racegen test, which builds with the race tag (docs/usage.md); go test and -toolexec alone do not.",
 }, {
 	Module: "github.com/valyala/fasthttp", Form: formSampled, Subject: "TestServerDone*",
+	Text: "server_race_test.go is //go:build race: racegen test builds with the race tag and runs it, as -race does.",
+}, {
+	Module: "github.com/valyala/fasthttp", Form: formFull, Subject: "TestServerDone*",
 	Text: "server_race_test.go is //go:build race: racegen test builds with the race tag and runs it, as -race does.",
 }, {
 	Module: "github.com/valyala/fasthttp", Subject: "TestStreamBatchReadyFlushBeforeWait", Match: "stream_bounded_test.go:391",
