@@ -310,5 +310,3 @@ func (t *trialRunner) trial(bin, opts string) (verdict, error) {
 	}
 	return v, nil
 }
-
-

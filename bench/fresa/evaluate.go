@@ -314,5 +314,4 @@ func (h *harness) run(bin, opts string) (racemarks.Verdict, []byte, error) {
 	return v, stderr.Bytes(), perr
 }
 
-
 func fmtRate(r float64) string { return strconv.FormatFloat(r, 'g', -1, 64) }
