@@ -97,11 +97,12 @@ type Options struct {
 	StripPathPrefix string
 	JSON            bool
 	Dedup           bool
+	DebugClocks     bool
 }
 
 func ParseOptions(s string) (Options, []error) {
 	o, errs := parseOptions(s)
-	return Options{o.logPath, o.exitCode, o.haltOnError, o.stripPathPrefix, o.json, o.dedup}, errs
+	return Options{o.logPath, o.exitCode, o.haltOnError, o.stripPathPrefix, o.json, o.dedup, o.debugClocks}, errs
 }
 
 // ProfLabel returns the calling goroutine's profiler label pointer.

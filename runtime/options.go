@@ -30,6 +30,9 @@ package runtime
 //	                      periods without sampling have followed the last
 //	                      sampling period (see expire.go); 0 keeps it until
 //	                      a GC cycle ends it
+//	debug_clocks=1        end each text report with the clock state that
+//	                      made it (report.go's clockState), for diagnosing
+//	                      a report racegen should not have made
 type options struct {
 	logPath         string
 	exitCode        int
@@ -45,6 +48,7 @@ type options struct {
 	fresa           bool    // frequency-sensitive sampling (fresa.go)
 	profile         string  // profile to start from (profile.go)
 	profileOut      string  // where to write this run's profile
+	debugClocks     bool    // debug_clocks: clock state in reports
 }
 
 // OptionsEnv is the environment variable the options are read from.
@@ -85,6 +89,8 @@ func parseOptions(s string) (options, []error) {
 			}
 		case "halt_on_error":
 			o.haltOnError, err = parseBool(val)
+		case "debug_clocks":
+			o.debugClocks, err = parseBool(val)
 		case "rate":
 			o.rate, err = parseFloat(val)
 			if err == nil && !(o.rate >= 0 && o.rate <= 1) {

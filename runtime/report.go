@@ -57,6 +57,9 @@ func reportRace(t *thread, addr, size uintptr, site uint64, write bool, cf confl
 		},
 	}
 	r.cur.g = describe(t)
+	if opts.debugClocks {
+		r.clocks = clockState(t, cf)
+	}
 	if p := slotOwner(cf.prev); p != nil {
 		r.prev.goid = p.goid
 		r.prev.g = describe(p)
@@ -75,6 +78,8 @@ type race struct {
 	// when is the wall-clock time of the report, in nanoseconds since
 	// 1970 (UTC); writeReport sets it if it is 0.
 	when int64
+	// clocks is clockState's text, with the debug_clocks option.
+	clocks string
 }
 
 type accessInfo struct {
@@ -277,6 +282,9 @@ func appendText(b []byte, r *race) []byte {
 		} else if g.createdBy != "" {
 			b = appendCreatedBy(b, g.createdBy)
 		}
+	}
+	if r.clocks != "" {
+		b = append(append(append(b, "\nClocks: "...), r.clocks...), '\n')
 	}
 	return append(b, "==================\n"...)
 }

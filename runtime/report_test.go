@@ -194,6 +194,8 @@ func TestParseOptions(t *testing.T) {
 		{"halt_on_error=true", rt.Options{ExitCode: 66, HaltOnError: true, Dedup: true}, 0},
 		{"halt_on_error=0", def, 0},
 		{"halt_on_error=yes", def, 1},
+		{"debug_clocks=1", rt.Options{ExitCode: 66, Dedup: true, DebugClocks: true}, 0},
+		{"debug_clocks=2", def, 1},
 		{"strip_path_prefix=/a/b/", rt.Options{ExitCode: 66, StripPathPrefix: "/a/b/", Dedup: true}, 0},
 		{"format=json", rt.Options{ExitCode: 66, JSON: true, Dedup: true}, 0},
 		{"format=text", def, 0},
