@@ -133,7 +133,7 @@ func reclaimSlots(limit uint32) bool {
 	freed := false
 	for tid := range min(int(limit), len(*tab)) {
 		t := (*tab)[tid].Load()
-		if t == nil || t.g == 0 || t.goid == 0 || readGoid(t.g) == t.goid {
+		if t == nil || t.g == 0 || t.goid == 0 || t.runsOn(t.g) {
 			continue
 		}
 		if t.finished.CompareAndSwap(false, true) {

@@ -124,7 +124,7 @@ func registered(gp uintptr) bool {
 		return ok
 	}
 	t := gtab.lookup(gp)
-	return t == freshMark || t != nil && t.goid == readGoid(gp)
+	return t == freshMark || t != nil && t.runsOn(gp)
 }
 
 // GoSpawned gives the parent back the labels GoSpawn returned.

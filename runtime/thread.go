@@ -238,7 +238,7 @@ func current() *thread {
 	if t == freshMark {
 		return start(Goroutine{fresh: true}, gp)
 	}
-	if t != nil && t.goid == readGoid(gp) {
+	if t != nil && t.runsOn(gp) {
 		return t
 	}
 	if t != nil && t.finished.CompareAndSwap(false, true) {
@@ -260,6 +260,11 @@ func current() *thread {
 	}
 	return lazyThread(gp, goid)
 }
+
+// runsOn reports whether t's goroutine is the one running on gp: the Go
+// runtime reuses g structs, and a g that runs another goroutine has
+// another id.
+func (t *thread) runsOn(gp uintptr) bool { return t.goid == readGoid(gp) }
 
 // lazyThread registers a goroutine that the detector sees for the first
 // time: one started by uninstrumented code (the testing package, net/http,

@@ -15,10 +15,7 @@ import (
 // such hits (1 to 3 in most runs at 398bb77, none with software
 // watchpoints or after this check).
 func TestHWSampleAimedElsewhere(t *testing.T) {
-	e := hwEngine()
-	if e.hw == nil {
-		t.Skipf("hardware watchpoints unavailable (%s)", e.why)
-	}
+	e := requireHW(t)
 	useEngine(t, e, time.Hour)
 	x := newWord()
 	access64(x, true, true) // arms a read/write watchpoint on *x

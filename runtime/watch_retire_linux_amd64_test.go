@@ -11,10 +11,7 @@ import (
 // the slot is reused; one that can be neither may still watch the slot's
 // last bytes, and the slot is retired for good, not armed again.
 func TestWatchDisarmFailure(t *testing.T) {
-	hw := hwEngine()
-	if hw.hw == nil {
-		t.Skipf("hardware watchpoints unavailable (%s)", hw.why)
-	}
+	hw := requireHW(t)
 	for _, tc := range []struct {
 		name    string
 		refuse  func(req uintptr) bool

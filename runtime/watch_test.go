@@ -86,6 +86,17 @@ func engines(t *testing.T) []*engine {
 
 var hwEngine = sync.OnceValue(func() *engine { return watcher() })
 
+// requireHW returns the hardware engine, or skips the test where the
+// system gives no hardware watchpoints.
+func requireHW(t *testing.T) *engine {
+	t.Helper()
+	e := hwEngine()
+	if e.hw == nil {
+		t.Skipf("hardware watchpoints unavailable (%s)", e.why)
+	}
+	return e
+}
+
 // useEngine installs e for the rest of the test, with no watchpoint armed.
 func useEngine(t *testing.T, e *engine, limit time.Duration) {
 	t.Helper()
