@@ -146,7 +146,8 @@ func TestExplanation(t *testing.T) {
 	explanations = []explained{
 		{Module: "example.com/a", Subject: "TestX", Match: "x.go:1 ↔ x.go:2", Text: "the race in TestX"},
 		{Subject: "all packages", Match: "go: updates to go.mod needed", Text: "issue 18 item 1"},
-		{Module: "example.com/b", Subject: "TestAlloc*", Form: formRace, Text: "excluded under -race"},
+		{Module: "example.com/b", Subject: "TestAlloc*", Forms: []string{formRace}, Text: "excluded under -race"},
+		{Module: "example.com/c", Forms: []string{formFull, formSampled}, Text: "built with the race tag"},
 		{Module: "example.com/a", Text: "anything else in a"},
 	}
 	for _, tt := range []struct{ module, subject, form, text, want string }{
@@ -160,6 +161,9 @@ func TestExplanation(t *testing.T) {
 		{"example.com/b", "TestAllocationFS", formFull, "", ""},
 		{"example.com/b", "TestAlloc", formRace, "", "excluded under -race"},
 		{"example.com/b", "TestAllo", formRace, "", ""},
+		{"example.com/c", "TestX", formFull, "", "built with the race tag"},
+		{"example.com/c", "TestX", formSampled, "", "built with the race tag"},
+		{"example.com/c", "TestX", formToolexec, "", ""},
 	} {
 		if got := explanation(tt.module, tt.subject, tt.form, tt.text); got != tt.want {
 			t.Errorf("explanation(%s, %s, %s, %q) = %q, want %q", tt.module, tt.subject, tt.form, tt.text, got, tt.want)

@@ -1,6 +1,9 @@
 package main
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // An explained entry is the reason, found by hand, for a disagreement
 // with go test or for a race that one detector reports and another does
@@ -17,9 +20,9 @@ type explained struct {
 	// "package P" or "all packages", as the report's rows name them; ""
 	// for any. A final "*" makes it a prefix.
 	Subject string
-	// Form is the name of the form the row is about; "" for any.
+	// Forms names the forms the row may be about; none for any.
 	// Race rows are about every form that reported the race.
-	Form string
+	Forms []string
 	// Match must occur in the row's text: for a disagreement, what the
 	// form printed (its races and failure lines); for a race, its
 	// location pair. "" matches anything.
@@ -39,34 +42,28 @@ const fasthttpSpawn = "False report, fixed after this run (e88ca27): a goroutine
 // checked, so that it can be checked again.
 var explanations = []explained{{
 	Module: "github.com/valyala/fasthttp", Subject: "TestAllocation*", Match: "",
-	Form: formRace,
-	Text: "fasthttp's allocation_test.go is //go:build !race: -race does not run these tests.",
+	Forms: []string{formRace},
+	Text:  "fasthttp's allocation_test.go is //go:build !race: -race does not run these tests.",
 }, {
-	Module: "github.com/valyala/fasthttp", Subject: "TestAllocation*", Form: formSampled,
+	Module: "github.com/valyala/fasthttp", Subject: "TestAllocation*", Forms: []string{formFull, formSampled},
 	Text: "fasthttp's allocation_test.go is //go:build !race, and racegen test builds with the race tag as -race does (docs/usage.md, \"The race build tag\"): not run, as under -race.",
 }, {
-	Module: "github.com/valyala/fasthttp", Subject: "TestAllocation*", Form: formFull,
-	Text: "fasthttp's allocation_test.go is //go:build !race, and racegen test builds with the race tag as -race does (docs/usage.md, \"The race build tag\"): not run, as under -race.",
-}, {
-	Module: "github.com/valyala/fasthttp", Form: formRace, Subject: "examples/helloworldserver.TestZeroAllocation",
+	Module: "github.com/valyala/fasthttp", Forms: []string{formRace}, Subject: "examples/helloworldserver.TestZeroAllocation",
 	Text: "//go:build !race: -race does not run this test.",
 }, {
-	Module: "github.com/valyala/fasthttp", Form: formSampled, Subject: "examples/helloworldserver.TestZeroAllocation",
+	Module: "github.com/valyala/fasthttp", Forms: []string{formFull, formSampled}, Subject: "examples/helloworldserver.TestZeroAllocation",
 	Text: "//go:build !race: racegen test builds with the race tag, as -race does, and does not run it.",
 }, {
-	Module: "github.com/valyala/fasthttp", Form: formFull, Subject: "examples/helloworldserver.TestZeroAllocation",
-	Text: "//go:build !race: racegen test builds with the race tag, as -race does, and does not run it.",
-}, {
-	Module: "github.com/valyala/fasthttp", Form: formToolexec, Match: "allocations",
+	Module: "github.com/valyala/fasthttp", Forms: []string{formToolexec}, Match: "allocations",
 	Text: "The test counts allocations (testing.AllocsPerRun) and wants none; racegen's detector makes heap allocations of its own as it records synchronization, which testing counts as the program's (vector clocks copied at acquires, records of new synchronization objects). It is //go:build !race: racegen test leaves it out, as -race does, but go test -toolexec alone cannot give the race tag, since the go command chooses the files before the wrapper runs (docs/usage.md); racegen's printed flags include the overlay that does.",
 }, {
-	Module: "github.com/valyala/fasthttp", Form: formSampled, Subject: "TestClientStreamCloseHonorsLateSetConnectionClose/zero_limit", Match: "net.go:2",
+	Module: "github.com/valyala/fasthttp", Forms: []string{formSampled}, Subject: "TestClientStreamCloseHonorsLateSetConnectionClose/zero_limit", Match: "net.go:2",
 	Text: fasthttpSpawn,
 }, {
 	Module: "github.com/valyala/fasthttp", Subject: "TestClientStreamCloseHonorsLateSetConnectionClose/zero_limit", Match: "$GOROOT/src/net/",
 	Text: fasthttpSpawn,
 }, {
-	Module: "github.com/allegro/bigcache/v3", Form: formSampled, Subject: "TestClosing", Match: "bigcache_test.go:1118",
+	Module: "github.com/allegro/bigcache/v3", Forms: []string{formSampled}, Subject: "TestClosing", Match: "bigcache_test.go:1118",
 	Text: "Not explained; seen once. The test fails when runtime.NumGoroutine is lower after creating and closing 100 caches and sleeping 200 ms than before (bigcache_test.go:1118, endGR >= startGR); no race was reported. It passed in 11 later whole-package runs of a racegen -rate=0.01 test binary at 1268920 (8 of them while this harness loaded the machine), and the detector's own goroutines are system goroutines, which NumGoroutine does not count (runtime/hidden.go).",
 }, {
 
@@ -76,13 +73,10 @@ var explanations = []explained{{
 	Module: "github.com/valyala/fasthttp", Match: "allocs/op",
 	Text: fasthttpAllocs,
 }, {
-	Module: "github.com/valyala/fasthttp", Form: formRace, Subject: "TestServerDone*",
+	Module: "github.com/valyala/fasthttp", Forms: []string{formRace}, Subject: "TestServerDone*",
 	Text: "server_race_test.go is //go:build race: -race runs this test, and so does racegen test, which builds with the race tag (docs/usage.md); go test and -toolexec alone do not.",
 }, {
-	Module: "github.com/valyala/fasthttp", Form: formSampled, Subject: "TestServerDone*",
-	Text: "server_race_test.go is //go:build race: racegen test builds with the race tag and runs it, as -race does.",
-}, {
-	Module: "github.com/valyala/fasthttp", Form: formFull, Subject: "TestServerDone*",
+	Module: "github.com/valyala/fasthttp", Forms: []string{formFull, formSampled}, Subject: "TestServerDone*",
 	Text: "server_race_test.go is //go:build race: racegen test builds with the race tag and runs it, as -race does.",
 }, {
 	Module: "github.com/valyala/fasthttp", Subject: "TestStreamBatchReadyFlushBeforeWait", Match: "stream_bounded_test.go:391",
@@ -110,7 +104,7 @@ var explanations = []explained{{
 func explanation(module, subject, form, text string) string {
 	for _, e := range explanations {
 		if (e.Module == "" || e.Module == module) && subjectMatches(e.Subject, subject) &&
-			(e.Form == "" || form == "" || e.Form == form) && strings.Contains(text, e.Match) {
+			(len(e.Forms) == 0 || form == "" || slices.Contains(e.Forms, form)) && strings.Contains(text, e.Match) {
 			return e.Text
 		}
 	}
