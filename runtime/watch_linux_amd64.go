@@ -148,6 +148,8 @@ func perfOpen(a *perfAttr, tid, cpu int) (int, error) {
 	return int(fd), nil
 }
 
+// ioctl is sysIoctl, a variable so that TestWatchDisarmFailure can make
+// the kernel refuse.
 var ioctl = sysIoctl
 
 // openHW opens the breakpoint events on every thread, or explains why it
