@@ -28,9 +28,9 @@ import (
 //	race.Acquire(p)        racegenrt.Acquire(p)
 //	race.Release(p)        racegenrt.Release(p)
 //	race.ReleaseMerge(p)   racegenrt.ReleaseMerge(p)
-//	race.Read(p)           racegenrt.Read(uintptr(p), 1, site)
-//	race.ReadPC(p, c, pc)  racegenrt.ReadPC(uintptr(p), c, pc, site)
-//	race.ReadRange(p, n)   racegenrt.ReadRange(uintptr(p), uintptr(n), site)
+//	race.Read(p)           racegenrt.Read(p, 1, site)
+//	race.ReadPC(p, c, pc)  racegenrt.ReadPC(p, c, pc, site)
+//	race.ReadRange(p, n)   racegenrt.ReadRange(p, uintptr(n), site)
 //	race.Errors()          racegenrt.Races()
 //
 // and likewise for the writes. The program counters that ReadPC and
@@ -133,23 +133,23 @@ func (fr *fileRewriter) raceCall(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 		return nil
 	}
 	fr.rvalues(x.Args)
-	addr := func() dst.Expr { return &dst.CallExpr{Fun: ident("uintptr"), Args: []dst.Expr{x.Args[0]}} }
 	site := func() dst.Expr { return siteLit(fr.newSite(a, false)) }
 	one := func() dst.Expr { return &dst.BasicLit{Kind: token.INT, Value: "1"} }
 	h := raceHooks[name]
 	var n *dst.CallExpr
 	switch name {
+	// Addresses stay pointers (objectKind): the pointer keeps the object
+	// alive for the detector's lookup (runtime's lookupSync), and a move
+	// of the goroutine's stack adjusts it (runtime's Read).
 	case "Acquire", "Release", "ReleaseMerge":
-		// The pointer itself, not its address: it keeps the object
-		// alive for the detector's lookup (runtime's lookupSync).
 		n = fr.rtCall(h, x.Args[0])
 	case "Read", "Write":
-		n = fr.rtCall(h, addr(), one(), site())
+		n = fr.rtCall(h, x.Args[0], one(), site())
 	case "ReadPC", "WritePC":
-		n = fr.rtCall(h, addr(), x.Args[1], x.Args[2], site())
+		n = fr.rtCall(h, x.Args[0], x.Args[1], x.Args[2], site())
 	case "ReadRange", "WriteRange":
 		size := &dst.CallExpr{Fun: ident("uintptr"), Args: []dst.Expr{x.Args[1]}}
-		n = fr.rtCall(h, addr(), size, site())
+		n = fr.rtCall(h, x.Args[0], size, site())
 	case "ReadObjectPC", "WriteObjectPC":
 		// ReadObjectPC(t *abi.Type, addr, callerpc, pc)
 		h = raceHooks["ReadRange"]
@@ -157,7 +157,7 @@ func (fr *fileRewriter) raceCall(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 			h = raceHooks["WriteRange"]
 		}
 		size := &dst.CallExpr{Fun: &dst.SelectorExpr{X: dst.Clone(x.Args[0]).(dst.Expr), Sel: ident("Size")}}
-		n = fr.rtCall(h, &dst.CallExpr{Fun: ident("uintptr"), Args: []dst.Expr{x.Args[1]}}, size, site())
+		n = fr.rtCall(h, x.Args[1], size, site())
 	case "Errors":
 		n = fr.rtCall(h)
 	default:

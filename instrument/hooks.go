@@ -129,7 +129,7 @@ const (
 	siteKind                // uint64: a site number (see newSite)
 	uintptrKind             // uintptr: an address, a size or a program counter
 	pointerKind             // a pointer
-	objectKind              // unsafe.Pointer: a synchronization object, kept alive by the call
+	objectKind              // unsafe.Pointer: an object's address, which the call keeps alive and a stack move adjusts
 	keyKind                 // uint32: a package's key (see pkgKey)
 	stringKind              // string
 	boolKind                // bool
@@ -269,12 +269,12 @@ var raceHooks = map[string]*hook{
 	"Acquire":      newHook(hook{name: "Acquire", params: justObject}),
 	"Release":      newHook(hook{name: "Release", params: justObject}),
 	"ReleaseMerge": newHook(hook{name: "ReleaseMerge", params: justObject}),
-	"Read":         newHook(hook{name: "Read", params: []kind{uintptrKind, uintptrKind, siteKind}, access: true}),
-	"Write":        newHook(hook{name: "Write", params: []kind{uintptrKind, uintptrKind, siteKind}, access: true}),
-	"ReadPC":       newHook(hook{name: "ReadPC", params: []kind{uintptrKind, uintptrKind, uintptrKind, siteKind}}),
-	"WritePC":      newHook(hook{name: "WritePC", params: []kind{uintptrKind, uintptrKind, uintptrKind, siteKind}}),
-	"ReadRange":    newHook(hook{name: "ReadRange", params: []kind{uintptrKind, uintptrKind, siteKind}, access: true}),
-	"WriteRange":   newHook(hook{name: "WriteRange", params: []kind{uintptrKind, uintptrKind, siteKind}, access: true}),
+	"Read":         newHook(hook{name: "Read", params: []kind{objectKind, uintptrKind, siteKind}, access: true}),
+	"Write":        newHook(hook{name: "Write", params: []kind{objectKind, uintptrKind, siteKind}, access: true}),
+	"ReadPC":       newHook(hook{name: "ReadPC", params: []kind{objectKind, uintptrKind, uintptrKind, siteKind}}),
+	"WritePC":      newHook(hook{name: "WritePC", params: []kind{objectKind, uintptrKind, uintptrKind, siteKind}}),
+	"ReadRange":    newHook(hook{name: "ReadRange", params: []kind{objectKind, uintptrKind, siteKind}, access: true}),
+	"WriteRange":   newHook(hook{name: "WriteRange", params: []kind{objectKind, uintptrKind, siteKind}, access: true}),
 	"Errors":       newHook(hook{name: "Races", results: []kind{intKind}}),
 }
 

@@ -27,8 +27,8 @@ import (
 // becomes
 //
 //	func(p0 *abi.Type, p1, p2 unsafe.Pointer) {
-//		racegenrt.WriteRange(uintptr(p1), p0.Size_, site)
-//		racegenrt.ReadRange(uintptr(p2), p0.Size_, site)
+//		racegenrt.WriteRange(p1, p0.Size_, site)
+//		racegenrt.ReadRange(p2, p0.Size_, site)
 //		typedmemmove(p0, p1, p2)
 //	}(t, dst, src)
 //
@@ -47,13 +47,13 @@ var runtimeFuncModels = map[string]string{
 	"reflect.typedmemmove":              modelCopy,
 	"internal/reflectlite.typedmemmove": modelCopy,
 	"reflect.typedslicecopy": `n := uintptr(min(p1.Len, p2.Len)) * p0.Size_
-	%[2]sWriteRange(uintptr(p1.Data), n, %[3]s)
-	%[2]sReadRange(uintptr(p2.Data), n, %[3]s)
+	%[2]sWriteRange(p1.Data, n, %[3]s)
+	%[2]sReadRange(p2.Data, n, %[3]s)
 	return %[1]s`,
 	"reflect.mapaccess":           modelMapRead,
 	"reflect.mapaccess_faststr":   modelMapRead,
-	"reflect.maplen":              `%[2]sRead(uintptr(p0), 1, %[3]s); return %[1]s`,
-	"internal/reflectlite.maplen": `%[2]sRead(uintptr(p0), 1, %[3]s); return %[1]s`,
+	"reflect.maplen":              `%[2]sRead(p0, 1, %[3]s); return %[1]s`,
+	"internal/reflectlite.maplen": `%[2]sRead(p0, 1, %[3]s); return %[1]s`,
 	"reflect.mapassign0":          modelMapWrite,
 	"reflect.mapassign_faststr0":  modelMapWrite,
 	"reflect.mapdelete":           modelMapWrite,
@@ -77,11 +77,11 @@ var runtimeFuncModels = map[string]string{
 }
 
 const (
-	modelCopy = `%[2]sWriteRange(uintptr(p1), p0.Size_, %[3]s)
-	%[2]sReadRange(uintptr(p2), p0.Size_, %[3]s)
+	modelCopy = `%[2]sWriteRange(p1, p0.Size_, %[3]s)
+	%[2]sReadRange(p2, p0.Size_, %[3]s)
 	%[1]s`
-	modelMapRead  = `%[2]sRead(uintptr(p1), 1, %[3]s); return %[1]s`
-	modelMapWrite = `%[2]sWrite(uintptr(p1), 1, %[3]s); %[1]s`
+	modelMapRead  = `%[2]sRead(p1, 1, %[3]s); return %[1]s`
+	modelMapWrite = `%[2]sWrite(p1, 1, %[3]s); %[1]s`
 )
 
 // runtimeFunc rewrites x, the call a whose arguments are rewritten, if it

@@ -157,10 +157,10 @@ func TestRaceAnnotations(t *testing.T) {
 		t.Skip("loads standard packages")
 	}
 	want := map[string][]string{
-		"syscall": {"racegenrt.Acquire(", "racegenrt.ReleaseMerge(", "racegenrt.WriteRange(uintptr(", "racegenrt.ReadRange(uintptr("},
-		"iter":    {"racegenrt.Acquire(", "racegenrt.Release(", "racegenrt.Write(uintptr("},
+		"syscall": {"racegenrt.Acquire(", "racegenrt.ReleaseMerge(", "racegenrt.WriteRange(unsafe.Pointer(", "racegenrt.ReadRange(unsafe.Pointer("},
+		"iter":    {"racegenrt.Acquire(", "racegenrt.Release(", "racegenrt.Write(unsafe.Pointer("},
 		"testing": {"racegenrt.Races()"},
-		"reflect": {"racegenrt.ReadPC(uintptr("},
+		"reflect": {"racegenrt.ReadPC(unsafe.Pointer("},
 	}
 	var patterns []string
 	for p := range want {
@@ -238,7 +238,7 @@ func TestRuntimeFuncModels(t *testing.T) {
 			all.Write(src)
 		}
 		if p.PkgPath == "reflect" {
-			for _, want := range []string{"racegenrt.WriteRange(uintptr(p1), p0.Size_", "racegenrt.ChanPreSend(p0,", "racegenrt.Write(uintptr(p1), 1"} {
+			for _, want := range []string{"racegenrt.WriteRange(p1, p0.Size_", "racegenrt.ChanPreSend(p0,", "racegenrt.Write(p1, 1"} {
 				if !strings.Contains(all.String(), want) {
 					t.Errorf("reflect: rewritten code lacks %s", want)
 				}

@@ -2,23 +2,26 @@ package runtime
 
 import "unsafe"
 
-// Read records a read of size bytes at addr by the current goroutine and
+// Read records a read of size bytes at p by the current goroutine and
 // reports a race with an earlier, unordered write. site identifies the
 // access in the instrumented source (see RegisterSites). The instrumenter
 // calls Read immediately before the access, with an address it evaluated
 // exactly once.
-func Read(addr, size uintptr, site uint64) { access(addr, size, site, opRead) }
+//
+// Read takes the address as a pointer, as every hook does, so that a
+// move of the goroutine's stack while it runs adjusts it (stack.go).
+func Read(p unsafe.Pointer, size uintptr, site uint64) { access(p, size, site, opRead) }
 
-// Write records a write of size bytes at addr and reports a race with an
+// Write records a write of size bytes at p and reports a race with an
 // earlier, unordered read or write.
-func Write(addr, size uintptr, site uint64) { access(addr, size, site, opWrite) }
+func Write(p unsafe.Pointer, size uintptr, site uint64) { access(p, size, site, opWrite) }
 
-// ReadRange records a read of the n bytes starting at addr, as done by
+// ReadRange records a read of the n bytes starting at p, as done by
 // copy, append, string conversions and whole-array or struct copies.
-func ReadRange(addr, n uintptr, site uint64) { access(addr, n, site, opRead) }
+func ReadRange(p unsafe.Pointer, n uintptr, site uint64) { access(p, n, site, opRead) }
 
-// WriteRange records a write of the n bytes starting at addr.
-func WriteRange(addr, n uintptr, site uint64) { access(addr, n, site, opWrite) }
+// WriteRange records a write of the n bytes starting at p.
+func WriteRange(p unsafe.Pointer, n uintptr, site uint64) { access(p, n, site, opWrite) }
 
 // An op is the kind of an access.
 type op uint8
@@ -47,9 +50,9 @@ type conflict struct {
 
 // access is what every hook inlines: while the gate is closed it is a
 // load and a branch.
-func access(addr, size uintptr, site uint64, o op) {
+func access(p unsafe.Pointer, size uintptr, site uint64, o op) {
 	if gateOpen() {
-		accessGated(addr, size, site, o, nil, nil)
+		accessGated(p, size, site, o, nil, nil)
 	}
 }
 
@@ -94,11 +97,8 @@ func (c *Ctx) fill() *thread {
 
 // onStack reports whether c lies on the stack of t's goroutine.
 func onStack(t *thread, c *Ctx) bool {
-	if t.g == 0 {
-		return false
-	}
-	lo, hi := stackBounds(t.g)
-	return uintptr(unsafe.Pointer(c))-lo < hi-lo
+	_, ok := t.address(unsafe.Pointer(c))
+	return ok
 }
 
 // hookAccess is the rest of R and W once the gate is open: a function of
@@ -113,7 +113,7 @@ func hookAccess(p unsafe.Pointer, n uintptr, site uint64, o op, c *Ctx) {
 		return
 	}
 	if !quiet(a, n) {
-		accessGated(a, n, site, o, nil, c)
+		accessGated(p, n, site, o, nil, c)
 	}
 }
 
@@ -147,48 +147,46 @@ func quiet(addr, size uintptr) bool {
 
 // accessGated skips, outside sampling periods, accesses to memory without
 // history before the full rule. c is the calling function's Ctx, or nil.
-func accessGated(addr, size uintptr, site uint64, o op, obj *syncVar, c *Ctx) {
+func accessGated(p unsafe.Pointer, size uintptr, site uint64, o op, obj *syncVar, c *Ctx) {
 	if sampling.Load() == 0 {
+		addr := uintptr(p) // only looked up: see Read
 		if addr&7+size <= 8 {
 			// One granule, the common case: hasHistory's loop, inlined.
 			if filterBucket(addr).Load() == 0 {
 				return
 			}
-			if p := shadow.peek(addr); p == nil || p.n.Load() == 0 || !p.present(addr) {
+			if pg := shadow.peek(addr); pg == nil || pg.n.Load() == 0 || !pg.present(addr) {
 				return
 			}
 		} else if !shadow.hasHistory(addr, size) {
 			return
 		}
 	}
-	accessSlow(addr, size, site, o, obj, c)
+	accessSlow(p, size, site, o, obj, c)
 }
 
 // accessObject records an access made by an operation of the
-// synchronization object sv at addr (a channel's send or close), whose
+// synchronization object sv at p (a channel's send or close), whose
 // liveness the detector knows exactly: its history then survives GC
 // cycles for as long as the object lives (cell.owned).
-func accessObject(addr, size uintptr, site uint64, o op, sv *syncVar) {
+func accessObject(p unsafe.Pointer, size uintptr, site uint64, o op, sv *syncVar) {
 	if gateOpen() {
-		accessGated(addr, size, site, o, sv, nil)
+		accessGated(p, size, site, o, sv, nil)
 	}
 }
 
 // accessSlow is the part of access that cannot be inlined.
-func accessSlow(addr, size uintptr, site uint64, o op, obj *syncVar, c *Ctx) {
-	if size == 0 || addr == 0 {
+func accessSlow(p unsafe.Pointer, size uintptr, site uint64, o op, obj *syncVar, c *Ctx) {
+	if size == 0 || p == nil {
 		return
 	}
 	t := c.thread()
 	if t == nil {
 		return // a system stack
 	}
-	if t.g != 0 {
-		// The goroutine's own stack holds only data no other goroutine
-		// can reach, and it moves when it grows (LARD's fourth rule).
-		if lo, hi := stackBounds(t.g); addr >= lo && addr < hi {
-			return
-		}
+	addr, local := t.address(p)
+	if local {
+		return // the goroutine's own stack (stack.go)
 	}
 	sample := t.sampling()
 	if sample && fresa.count && obj == nil && o&opAtomic == 0 && fresaSkip(site) {

@@ -1,5 +1,7 @@
 package runtime
 
+import "unsafe"
+
 // The standard library annotates, for go build -race, accesses the race
 // detector cannot see by itself (package internal/race). The instrumenter
 // turns most annotations into the hooks of the same meaning (Read,
@@ -9,8 +11,8 @@ package runtime
 
 // ReadPC is the standard library's race.ReadPC(addr, callerpc, pc): a
 // read of the byte at addr.
-func ReadPC(addr, callerpc, pc uintptr, site uint64) { access(addr, 1, site, opRead) }
+func ReadPC(addr unsafe.Pointer, callerpc, pc uintptr, site uint64) { access(addr, 1, site, opRead) }
 
 // WritePC is the standard library's race.WritePC(addr, callerpc, pc): a
 // write of the byte at addr.
-func WritePC(addr, callerpc, pc uintptr, site uint64) { access(addr, 1, site, opWrite) }
+func WritePC(addr unsafe.Pointer, callerpc, pc uintptr, site uint64) { access(addr, 1, site, opWrite) }

@@ -36,7 +36,7 @@ func atomicPre(p unsafe.Pointer, size uintptr, kind int, site uint64) syncRef {
 	if kind != atomicLoad {
 		o |= opWrite
 	}
-	access(uintptr(p), size, site, o)
+	access(p, size, site, o)
 	t := syncer()
 	sv := lookupSync(t, p)
 	if kind != atomicLoad {
@@ -79,7 +79,7 @@ func atomicLoaded(p unsafe.Pointer, size uintptr, site uint64, o op) {
 		}
 		return
 	}
-	access(uintptr(p), size, site, o)
+	access(p, size, site, o)
 	if t := syncer(); t != nil {
 		lookupSync(t, p).acquire(t)
 	}

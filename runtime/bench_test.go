@@ -20,7 +20,7 @@ var benchWord = new(uint64)
 // already in its current epoch.
 func BenchmarkAccessSameEpoch(b *testing.B) {
 	b.ReportAllocs()
-	addr := uintptr(unsafe.Pointer(benchWord))
+	addr := unsafe.Pointer(benchWord)
 	s := newSite()
 	rt.Write(addr, 8, s)
 	for b.Loop() {
@@ -52,7 +52,7 @@ func BenchmarkAccessSameEpochPlain(b *testing.B) {
 // the clock.
 func BenchmarkAccessOrdered(b *testing.B) {
 	b.ReportAllocs()
-	addr := uintptr(unsafe.Pointer(benchWord))
+	addr := unsafe.Pointer(benchWord)
 	s := newSite()
 	tick := newObject()
 	i := 0
@@ -80,7 +80,7 @@ func BenchmarkAccessOtherGoroutine(b *testing.B) {
 		wg.Add(1)
 		<-goInstr(func() {
 			for i := range buf {
-				rt.Write(uintptr(unsafe.Pointer(&buf[i])), 8, s)
+				rt.Write(unsafe.Pointer(&buf[i]), 8, s)
 			}
 			rt.WaitGroupDone(wg)
 		})
@@ -95,7 +95,7 @@ func BenchmarkAccessOtherGoroutine(b *testing.B) {
 			i = 0
 			b.StartTimer()
 		}
-		rt.Write(uintptr(unsafe.Pointer(&buf[i])), 8, s)
+		rt.Write(unsafe.Pointer(&buf[i]), 8, s)
 		buf[i]++
 		i++
 	}

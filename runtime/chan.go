@@ -104,7 +104,7 @@ func ChanPreSend(p unsafe.Pointer, site uint64) Chan {
 func chanPreSend(p unsafe.Pointer, site uint64) Chan {
 	t := syncer()
 	sv := lookupSync(t, p)
-	accessObject(uintptr(p), 1, site, opRead, sv)
+	accessObject(p, 1, site, opRead, sv)
 	sv.releaseMerge(t)
 	return Chan{syncRef{p, sv}}
 }
@@ -130,7 +130,7 @@ func chanPreRecv(p unsafe.Pointer) Chan {
 func ChanPreClose(p unsafe.Pointer, site uint64) {
 	t := syncer()
 	sv := lookupSync(t, p)
-	accessObject(uintptr(p), 1, site, opWrite, sv)
+	accessObject(p, 1, site, opWrite, sv)
 	sv.releaseMerge(t)
 }
 

@@ -22,7 +22,7 @@ func TestDebugClocks(t *testing.T) {
 			buf.Write(b)
 			mu.Unlock()
 		}))
-		x := heapWord()
+		x := heapObject()
 		s1, s2 := newSite(), newSite()
 		inGoroutine(func() { Write(x, 8, s1) })
 		inGoroutine(func() { Write(x, 8, s2) })

@@ -107,17 +107,17 @@ func TestEpochCache(t *testing.T) {
 func TestEpochCacheRelease(t *testing.T) {
 	tests := []struct {
 		name  string
-		write func(x uintptr, site uint64)
+		write func(x unsafe.Pointer, site uint64)
 	}{
-		{"granule", func(x uintptr, site uint64) { Write(x, 8, site) }},
-		{"range", func(x uintptr, site uint64) { WriteRange(x, 32, site) }},
+		{"granule", func(x unsafe.Pointer, site uint64) { Write(x, 8, site) }},
+		{"range", func(x unsafe.Pointer, site uint64) { WriteRange(x, 32, site) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var mu sync.Mutex
 			words := new([4]uint64)
 			keep = append(keep, words)
-			x := uintptr(unsafe.Pointer(words))
+			x := unsafe.Pointer(words)
 			first, ordered, unordered := newSite(), newSite(), newSite()
 			before := Races()
 			tt.write(x, first)
@@ -183,7 +183,7 @@ func TestEpochCacheAtomic(t *testing.T) {
 		run := forkWaiting(func() { AtomicStoreUint64(x, 1, store) })
 		AtomicLoadUint64(x, load)
 		if plain {
-			Read(uintptr(unsafe.Pointer(x)), 8, second)
+			Read(unsafe.Pointer(x), 8, second)
 		} else {
 			AtomicLoadUint64(x, second)
 		}

@@ -44,7 +44,7 @@ func TestExpire(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a := heapWord()
+			a := heapObject()
 			setSampling(t, true)
 			Write(a, 8, newSite())
 			setSampling(t, false)

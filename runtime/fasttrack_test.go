@@ -18,7 +18,7 @@ func TestFastTrackFigure1(t *testing.T) {
 		if !locked {
 			want = 1
 		}
-		x := newVar()
+		x := newObject()
 		s0, s1 := newSite(), newSite()
 		mu := new(sync.Mutex)
 		expectRaces(t, want, func() {
@@ -52,7 +52,7 @@ func TestFastTrackFigure1(t *testing.T) {
 // The second part checks that the read set keeps both reads: a write
 // ordered after only one of them races with the other.
 func TestFastTrackFigure5(t *testing.T) {
-	x := newVar()
+	x := newObject()
 	w0, r1, r0, w0b := newSite(), newSite(), newSite(), newSite()
 	expectRaces(t, 0, func() {
 		rt.Write(x, 8, w0) // wr(0,x)
@@ -72,7 +72,7 @@ func TestFastTrackFigure5(t *testing.T) {
 	})
 
 	// Read-shared, then a write ordered after only one reader.
-	y := newVar()
+	y := newObject()
 	ra, rb, w := newSite(), newSite(), newSite()
 	text := expectRaces(t, 1, func() {
 		mu := new(sync.Mutex)
@@ -97,7 +97,7 @@ func TestFastTrackFigure5(t *testing.T) {
 // and that a later write races with every unordered one.
 func TestReadShared(t *testing.T) {
 	const readers = 8
-	x := newVar()
+	x := newObject()
 	rs, w, w2 := newSite(), newSite(), newSite()
 	expectRaces(t, 0, func() {
 		wg := new(sync.WaitGroup)
@@ -122,7 +122,7 @@ func TestReadShared(t *testing.T) {
 // TestSameEpoch checks that repeated accesses by one goroutine, and a read
 // after its own write, are not races, and that a write-read race is found.
 func TestSameEpoch(t *testing.T) {
-	x := newVar()
+	x := newObject()
 	w, r, wr := newSite(), newSite(), newSite()
 	expectRaces(t, 0, func() {
 		for range 3 {
@@ -158,13 +158,13 @@ func TestByteMasks(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			p := new([16]byte)
 			escape(p)
-			base := uintptr(unsafe.Pointer(p))
+			base := unsafe.Pointer(p)
 			sa, sb := newSite(), newSite()
 			access := func(off, size uintptr, write bool, site uint64) {
 				if write {
-					rt.WriteRange(base+off, size, site)
+					rt.WriteRange(unsafe.Add(base, off), size, site)
 				} else {
-					rt.ReadRange(base+off, size, site)
+					rt.ReadRange(unsafe.Add(base, off), size, site)
 				}
 			}
 			want := 0
@@ -185,7 +185,7 @@ func TestStackIgnored(t *testing.T) {
 	var local [2]uint64 // does not escape
 	s := newSite()
 	before := rt.ShadowCells()
-	rt.Write(uintptr(unsafe.Pointer(&local[0])), 8, s)
+	rt.Write(unsafe.Pointer(&local[0]), 8, s)
 	if n := rt.ShadowCells(); n != before {
 		t.Errorf("stack write made %d shadow cells", n-before)
 	}

@@ -77,7 +77,7 @@ func TestFresaDraws(t *testing.T) {
 // sampling periods: the path there is the one without FRESA.
 func TestFresaCountsOnlySampling(t *testing.T) {
 	withFresa(t, func() {
-		x := heapWord()
+		x := heapObject()
 		site := newSite()
 		Write(x, 8, newSite()) // history, so that the accesses below reach the shadow
 		setSampling(t, false)
@@ -98,7 +98,7 @@ func TestFresaCountsOnlySampling(t *testing.T) {
 // same trace without the lock, at sites kept cold, is reported.
 func TestFresaNoFalseRace(t *testing.T) {
 	withFresa(t, func() {
-		x := heapWord()
+		x := heapObject()
 		hot0, hot1 := newSite(), newSite()
 		for _, s := range []uint64{hot0, hot1} {
 			fresa.counts[fresaIndex(s)].Store(fresaCold << 20)
@@ -121,7 +121,7 @@ func TestFresaNoFalseRace(t *testing.T) {
 			t.Errorf("%d races reported on accesses ordered by a lock", got)
 		}
 
-		y := heapWord()
+		y := heapObject()
 		cold0, cold1 := newSite(), newSite()
 		inGoroutine(func() { Write(y, 8, cold0) }) // waited for unseen
 		Write(y, 8, cold1)

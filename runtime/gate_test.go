@@ -31,7 +31,7 @@ func TestGateClosedRecordsNothing(t *testing.T) {
 	var mu sync.Mutex
 	ch := make(chan int, 1)
 	var n int32
-	x := heapWord()
+	x := heapObject()
 	g := GoFork()
 	if !g.fresh {
 		t.Fatalf("GoFork with the gate closed did not fork a fresh goroutine")
@@ -147,7 +147,7 @@ func TestGateOpensMidOperation(t *testing.T) {
 			closeGate(t)
 			e := newEdge()
 			e.wg.Add(1)
-			x := heapWord()
+			x := heapObject()
 			// Each pair of sites is reported once: new ones every run.
 			site1, site2 := newSite(), newSite()
 			before := Races()

@@ -97,13 +97,8 @@ var kept struct {
 	vars []*[8]byte
 }
 
-// newVar returns the address of a new, escaped 8-byte variable that stays
-// alive.
-func newVar() uintptr { return uintptr(newObject()) }
-
 // newObject returns a fresh 8-byte heap variable, kept alive for the
-// rest of the test binary, as the pointer that the synchronization hooks
-// take.
+// rest of the test binary, as the pointer that the hooks take.
 func newObject() unsafe.Pointer {
 	p := new([8]byte)
 	kept.Lock()

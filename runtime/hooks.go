@@ -51,7 +51,7 @@ func W[T any](p *T, site uint64, c *Ctx) *T {
 // MapR records a read of the map m and returns m.
 func MapR[M ~map[K]V, K comparable, V any](m M, site uint64) M {
 	if gateOpen() {
-		accessArgs(*(*uintptr)(unsafe.Pointer(&m)), 1, site, opRead)
+		accessArgs(*(*unsafe.Pointer)(unsafe.Pointer(&m)), 1, site, opRead)
 	}
 	return m
 }
@@ -59,14 +59,14 @@ func MapR[M ~map[K]V, K comparable, V any](m M, site uint64) M {
 // MapW records a write of the map m and returns m.
 func MapW[M ~map[K]V, K comparable, V any](m M, site uint64) M {
 	if gateOpen() {
-		accessArgs(*(*uintptr)(unsafe.Pointer(&m)), 1, site, opWrite)
+		accessArgs(*(*unsafe.Pointer)(unsafe.Pointer(&m)), 1, site, opWrite)
 	}
 	return m
 }
 
 // MapOf returns the address that identifies the map m (which must hold a
 // map value) for the untyped hooks.
-func MapOf(m any) uintptr { return uintptr(ChanOf(m)) }
+func MapOf(m any) unsafe.Pointer { return ChanOf(m) }
 
 // SliceR records a read of every element of s and returns s, for
 // conversions of s to a string and other whole-slice reads.
@@ -123,8 +123,8 @@ func AppendString[S ~[]byte](site uint64, b S, s string) S {
 // accessArgs is access once the gate is open, for the hooks above.
 //
 //go:noinline
-func accessArgs(addr, size uintptr, site uint64, o op) {
-	accessGated(addr, size, site, o, nil, nil)
+func accessArgs(p unsafe.Pointer, size uintptr, site uint64, o op) {
+	accessGated(p, size, site, o, nil, nil)
 }
 
 // A sliceHeader is the layout of a slice, and its first two words that
@@ -132,7 +132,7 @@ func accessArgs(addr, size uintptr, site uint64, o op) {
 // since passing the words one by one would put the hooks over the
 // inliner's budget.
 type sliceHeader struct {
-	data     uintptr
+	data     unsafe.Pointer
 	len, cap int
 }
 
@@ -161,13 +161,13 @@ func copyStringArgs(dst unsafe.Pointer, n int, site uint64) {
 //go:noinline
 func appendArgs(s, x unsafe.Pointer, size uintptr, site uint64) {
 	sh := (*sliceHeader)(s)
-	xdata, xlen := *(*uintptr)(x), *(*int)(unsafe.Add(x, unsafe.Sizeof(uintptr(0))))
+	xdata, xlen := *(*unsafe.Pointer)(x), *(*int)(unsafe.Add(x, unsafe.Sizeof(uintptr(0))))
 	if xlen == 0 {
 		return
 	}
 	accessGated(xdata, uintptr(xlen)*size, site, opRead, nil, nil)
 	if sh.cap-sh.len >= xlen {
-		accessGated(sh.data+uintptr(sh.len)*size, uintptr(xlen)*size, site, opWrite, nil, nil)
+		accessGated(unsafe.Add(sh.data, uintptr(sh.len)*size), uintptr(xlen)*size, site, opWrite, nil, nil)
 	} else {
 		// Growing copies s's elements into the new array.
 		accessGated(sh.data, uintptr(sh.len)*size, site, opRead, nil, nil)

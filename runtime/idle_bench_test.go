@@ -25,7 +25,7 @@ func benchmarkAccessIdle(b *testing.B, histories int) {
 	switchSampling(true)
 	b.Cleanup(func() { switchSampling(true) })
 	for i := range other {
-		Write(uintptr(unsafe.Pointer(&other[i])), 8, newSite())
+		Write(unsafe.Pointer(&other[i]), 8, newSite())
 	}
 	switchSampling(false)
 	if !gateOpen() {
@@ -53,10 +53,10 @@ func BenchmarkAccessLingering(b *testing.B) {
 	switchSampling(true)
 	b.Cleanup(func() { switchSampling(true) })
 	site := newSite()
-	a := uintptr(unsafe.Pointer(w))
+	a := unsafe.Pointer(w)
 	Read(a, 8, site)
 	switchSampling(false)
-	if !shadow.hasHistory(a, 8) {
+	if !shadow.hasHistory(uintptr(a), 8) {
 		b.Fatal("no history left by the sampled read")
 	}
 	for b.Loop() {

@@ -1,6 +1,9 @@
 package runtime
 
-import "testing"
+import (
+	"testing"
+	"unsafe"
+)
 
 // TestNeighbourWrites checks that writes by different goroutines to
 // different bytes of one granule are all remembered: two int32 variables
@@ -18,12 +21,12 @@ func TestNeighbourWrites(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a := heapWord()
+			a := heapObject()
 			site0, site4, siteRead := newSite(), newSite(), newSite()
 			before := Races()
 			inGoroutine(func() { Write(a, 4, site0) })
-			inGoroutine(func() { Write(a+4, 4, site4) })
-			Read(a+tt.read, tt.readSize, siteRead)
+			inGoroutine(func() { Write(unsafe.Add(a, 4), 4, site4) })
+			Read(unsafe.Add(a, tt.read), tt.readSize, siteRead)
 			if got := Races() > before; got != tt.wantRace {
 				t.Errorf("race reported = %v, want %v", got, tt.wantRace)
 			}
@@ -35,7 +38,7 @@ func TestNeighbourWrites(t *testing.T) {
 // earlier read it is ordered after: the earlier read's bytes must still
 // race with a later unordered write.
 func TestNeighbourReads(t *testing.T) {
-	a := heapWord()
+	a := heapObject()
 	write, read0, read4 := newSite(), newSite(), newSite()
 	before := Races()
 	// The test goroutine reads bytes 0-3, then a goroutine it forks
@@ -43,7 +46,7 @@ func TestNeighbourReads(t *testing.T) {
 	// earlier, unordered with both, then writes bytes 0-3.
 	writer := forkWaiting(func() { Write(a, 4, write) })
 	Read(a, 4, read0)
-	inGoroutine(func() { Read(a+4, 4, read4) })
+	inGoroutine(func() { Read(unsafe.Add(a, 4), 4, read4) })
 	writer()
 	if Races() == before {
 		t.Errorf("write racing with a read of its bytes not reported after a read of other bytes")

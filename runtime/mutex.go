@@ -33,13 +33,13 @@ func Lock(m *sync.Mutex) {
 // state is an access.
 func Locked(m *sync.Mutex) {
 	acquireAt(unsafe.Pointer(m))
-	mutexAccess(addrOf(m), siteMutexLock)
+	mutexAccess(unsafe.Pointer(m), siteMutexLock)
 }
 
 // TryLock tries to lock m; if it succeeds, the caller is ordered after
 // m's last unlock.
 func TryLock(m *sync.Mutex) bool {
-	mutexAccess(addrOf(m), siteMutexLock)
+	mutexAccess(unsafe.Pointer(m), siteMutexLock)
 	if !m.TryLock() {
 		return false
 	}
@@ -60,7 +60,7 @@ func Unlock(m *sync.Mutex) {
 // Unlocking is the detector's half of m.Unlock(), called before it: the
 // caller's clock is released into m.
 func Unlocking(m *sync.Mutex) {
-	mutexAccess(addrOf(m), siteMutexUnlock)
+	mutexAccess(unsafe.Pointer(m), siteMutexUnlock)
 	releaseAt(unsafe.Pointer(m))
 }
 
@@ -75,13 +75,13 @@ func RWLock(rw *sync.RWMutex) {
 
 // RWLocked is the detector's half of rw.Lock(), called after it.
 func RWLocked(rw *sync.RWMutex) {
-	access(addrOf(rw), 1, siteRWMutexLock, opRead)
+	access(unsafe.Pointer(rw), 1, siteRWMutexLock, opRead)
 	lockAt(unsafe.Pointer(rw))
 }
 
 // RWTryLock tries to write-lock rw.
 func RWTryLock(rw *sync.RWMutex) bool {
-	access(addrOf(rw), 1, siteRWMutexLock, opRead)
+	access(unsafe.Pointer(rw), 1, siteRWMutexLock, opRead)
 	if !rw.TryLock() {
 		return false
 	}
@@ -101,7 +101,7 @@ func RWUnlock(rw *sync.RWMutex) {
 
 // RWUnlocking is the detector's half of rw.Unlock(), called before it.
 func RWUnlocking(rw *sync.RWMutex) {
-	access(addrOf(rw), 1, siteRWMutexUnlock, opRead)
+	access(unsafe.Pointer(rw), 1, siteRWMutexUnlock, opRead)
 	releaseAt(unsafe.Pointer(rw))
 }
 
@@ -115,13 +115,13 @@ func RLock(rw *sync.RWMutex) {
 
 // RLocked is the detector's half of rw.RLock(), called after it.
 func RLocked(rw *sync.RWMutex) {
-	access(addrOf(rw), 1, siteRWMutexRLock, opRead)
+	access(unsafe.Pointer(rw), 1, siteRWMutexRLock, opRead)
 	acquireAt(unsafe.Pointer(rw))
 }
 
 // TryRLock tries to read-lock rw.
 func TryRLock(rw *sync.RWMutex) bool {
-	access(addrOf(rw), 1, siteRWMutexRLock, opRead)
+	access(unsafe.Pointer(rw), 1, siteRWMutexRLock, opRead)
 	if !rw.TryRLock() {
 		return false
 	}
@@ -141,7 +141,7 @@ func RUnlock(rw *sync.RWMutex) {
 
 // RUnlocking is the detector's half of rw.RUnlock(), called before it.
 func RUnlocking(rw *sync.RWMutex) {
-	access(addrOf(rw), 1, siteRWMutexRUnlock, opRead)
+	access(unsafe.Pointer(rw), 1, siteRWMutexRUnlock, opRead)
 	releaseReverseAt(unsafe.Pointer(rw))
 }
 

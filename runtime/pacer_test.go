@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	goruntime "runtime"
 	"sync"
 	"testing"
 	"unsafe"
@@ -51,9 +50,6 @@ func forkWaiting(f func()) (run func()) {
 	}
 }
 
-// heapWord returns the address of a new heap word that stays alive.
-func heapWord() uintptr { return uintptr(heapObject()) }
-
 // heapObject returns a fresh heap word, kept alive, as a pointer.
 func heapObject() unsafe.Pointer {
 	p := new(uint64)
@@ -63,7 +59,8 @@ func heapObject() unsafe.Pointer {
 
 var pacerKeep []*uint64
 
-func cellsAt(a uintptr) bool {
+func cellsAt(x unsafe.Pointer) bool {
+	a := uintptr(x)
 	p := shadow.pageOf(a, false)
 	if p == nil {
 		return false
@@ -92,7 +89,7 @@ func TestPacerRules(t *testing.T) {
 		{"unsampled accesses record nothing", write, read, false, false, false, false},
 		{"sampled read, unsampled read: no race, read kept", read, read, true, false, false, true},
 	}
-	acc := func(a uintptr, w bool, site uint64) {
+	acc := func(a unsafe.Pointer, w bool, site uint64) {
 		if w {
 			Write(a, 8, site)
 		} else {
@@ -103,7 +100,7 @@ func TestPacerRules(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			// Each pair of sites is reported once: new ones every run.
 			site1, site2 := newSite(), newSite()
-			a := heapWord()
+			a := heapObject()
 			before := Races()
 			setSampling(t, tt.firstOn)
 			inGoroutine(func() { acc(a, tt.first, site1) })
@@ -124,7 +121,7 @@ func TestPacerRules(t *testing.T) {
 // its clock first, which keeps a race after an unsampled release visible.
 func TestPacerTimeless(t *testing.T) {
 	var mu sync.Mutex
-	x, y := heapWord(), heapWord()
+	x, y := heapObject(), heapObject()
 	readSite, writeX, writeY := newSite(), newSite(), newSite()
 	before := Races()
 	setSampling(t, true)
@@ -155,14 +152,15 @@ func TestPacerTimeless(t *testing.T) {
 // sampling periods skip memory without history.
 func TestHasHistory(t *testing.T) {
 	words := new([3]uint64)
-	defer goruntime.KeepAlive(words)
-	a := uintptr(unsafe.Pointer(&words[1]))
+	keep = append(keep, words) // on the heap: the goroutine's own stack has no history
+	p := unsafe.Pointer(&words[1])
+	a := uintptr(p)
 	setSampling(t, false)
 	if shadow.hasHistory(a, 8) {
 		t.Errorf("hasHistory = true for a granule no one has accessed")
 	}
 	setSampling(t, true)
-	Write(a, 8, newSite())
+	Write(p, 8, newSite())
 	setSampling(t, false)
 	for _, r := range []struct{ addr, size uintptr }{
 		{a, 8}, {a + 3, 1}, {a - 8, 24}, {a &^ 4095, 8192}, {a - 4096, 4104},
@@ -184,7 +182,7 @@ func TestHasHistory(t *testing.T) {
 // which is what orders the write after its first read.
 func TestEpochCacheAcrossPeriods(t *testing.T) {
 	var mu sync.Mutex
-	a := heapWord()
+	a := heapObject()
 	read1, write, read2 := newSite(), newSite(), newSite()
 	setSampling(t, true)
 	// The writer is created first: forking it later would advance the
@@ -219,7 +217,7 @@ func TestEpochCacheAcrossPeriods(t *testing.T) {
 // discarding its own entry (Pacer's Algorithm 12), even though the epoch
 // cache holds the same readers' reads at the same epochs.
 func TestReadSetDiscardedAfterPeriod(t *testing.T) {
-	x := heapWord()
+	x := heapObject()
 	site := newSite()
 	setSampling(t, true)
 	step, done := make(chan struct{}), make(chan struct{})
@@ -262,7 +260,7 @@ func TestQuietAcrossPages(t *testing.T) {
 	v := (*[3]uint64)(unsafe.Pointer(&buf[at-base]))
 	write, read := newSite(), newSite()
 	setSampling(t, true)
-	inGoroutine(func() { Write(at+8, 8, write) })
+	inGoroutine(func() { Write(unsafe.Pointer(&buf[at+8-base]), 8, write) })
 	setSampling(t, false)
 	before := Races()
 	_ = *R(v, read, nil)

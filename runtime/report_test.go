@@ -27,7 +27,7 @@ var childSites = [2]uint64{
 }
 
 func childRace() {
-	x := newVar()
+	x := newObject()
 	s1, s2 := childSites[0], childSites[1]
 	<-goInstr(func() { rt.Write(x, 8, s1) })
 	rt.Write(x, 8, s2)
@@ -219,7 +219,7 @@ func TestParseOptions(t *testing.T) {
 // current access with this test's stack, the previous one at its
 // registered site, and where the goroutines were created.
 func TestReportFormat(t *testing.T) {
-	x := newVar()
+	x := newObject()
 	prev := siteAt("/src/proj/racy.go", 12, "proj.reader")
 	cur := newSite()
 	var forkLine, writeLine int
@@ -257,7 +257,7 @@ func TestReportFormat(t *testing.T) {
 	}
 
 	// The same pair of sites is reported once, whatever the address.
-	y := newVar()
+	y := newObject()
 	expectRaces(t, 0, func() {
 		<-goInstr(func() { rt.Read(y, 8, prev) })
 		rt.Write(y, 8, cur)

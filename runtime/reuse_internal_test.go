@@ -39,7 +39,7 @@ var knownGlobal uint64
 func TestBoundedHistory(t *testing.T) {
 	ch := make(chan int, 1)
 	keep = append(keep, ch)
-	global := uintptr(unsafe.Pointer(&knownGlobal))
+	global := unsafe.Pointer(&knownGlobal)
 	tests := []struct {
 		name          string
 		first, second func(site uint64)

@@ -36,6 +36,9 @@ func reuseAddr(t *testing.T, addr uintptr) *reused {
 // allocReused returns the address of a new heap object that nothing
 // references once the caller drops the address.
 //
+// pointerAt turns such an address into the pointer that a hook takes:
+// the object must still be allocated while the hook runs.
+//
 //go:noinline
 func allocReused() uintptr {
 	p := new(reused)
@@ -43,6 +46,8 @@ func allocReused() uintptr {
 	escape(nil)
 	return uintptr(unsafe.Pointer(p))
 }
+
+func pointerAt(addr uintptr) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&addr)) }
 
 // TestAddressReuse is LARD's third rule: the history of a freed object
 // does not carry over to a new object at the same address. Two goroutines
@@ -68,14 +73,14 @@ func TestAddressReuse(t *testing.T) {
 				addr = uintptr(unsafe.Pointer(obj))
 			}
 			expectRaces(t, want, func() {
-				<-goInstr(func() { rt.Write(addr, 8, s1) })
+				<-goInstr(func() { rt.Write(pointerAt(addr), 8, s1) })
 				if free {
 					obj = reuseAddr(t, addr)
 					if obj == nil {
 						t.Skip("the GC did not hand the freed address out again")
 					}
 				}
-				<-goInstr(func() { rt.Write(uintptr(unsafe.Pointer(obj)), 8, s2) })
+				<-goInstr(func() { rt.Write(unsafe.Pointer(obj), 8, s2) })
 			})
 			runtime.KeepAlive(obj)
 		})
@@ -90,7 +95,7 @@ var reuseGlobal [8]byte
 // does not inherit its release clock: locking the new one does not order
 // the caller after unlocks of the old one.
 func TestSyncObjectReuse(t *testing.T) {
-	x := uintptr(unsafe.Pointer(&reuseGlobal))
+	x := unsafe.Pointer(&reuseGlobal)
 	s1, s2 := newSite()|rt.SiteGlobal, newSite()|rt.SiteGlobal
 	type lockObj struct {
 		mu sync.Mutex
@@ -200,9 +205,9 @@ func blockFinalizers(t *testing.T) (release func()) {
 // count that reports read. Each case accesses the old object from one
 // goroutine and the new one from another, with nothing ordering them.
 func TestAddressReuseBeforeCatchUp(t *testing.T) {
-	access := map[bool]func(uintptr, uint64){
-		false: func(a uintptr, s uint64) { rt.Read(a, 8, s) },
-		true:  func(a uintptr, s uint64) { rt.Write(a, 8, s) },
+	access := map[bool]func(unsafe.Pointer, uint64){
+		false: func(p unsafe.Pointer, s uint64) { rt.Read(p, 8, s) },
+		true:  func(p unsafe.Pointer, s uint64) { rt.Write(p, 8, s) },
 	}
 	for _, tc := range []struct {
 		name          string
@@ -217,7 +222,7 @@ func TestAddressReuseBeforeCatchUp(t *testing.T) {
 			defer release()
 			gen := rt.SyncGCGen()
 			addr := allocReused()
-			<-goInstr(func() { access[tc.first](addr, newSite()) })
+			<-goInstr(func() { access[tc.first](pointerAt(addr), newSite()) })
 			obj := reuseAddr(t, addr)
 			if obj == nil {
 				t.Skip("the GC did not hand the freed address out again")
@@ -231,7 +236,7 @@ func TestAddressReuseBeforeCatchUp(t *testing.T) {
 				t.Fatalf("history of generation %d (%v), detector's count %d, want both %d", g, ok, rt.GCGen(), gen)
 			}
 			expectRacesNoSync(t, 0, func() {
-				<-goInstr(func() { access[tc.second](uintptr(unsafe.Pointer(obj)), newSite()) })
+				<-goInstr(func() { access[tc.second](unsafe.Pointer(obj), newSite()) })
 			})
 			runtime.KeepAlive(obj)
 		})

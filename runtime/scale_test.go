@@ -38,12 +38,12 @@ func TestChurn(t *testing.T) {
 					rt.GoStart(g)
 					defer rt.GoEnd()
 					defer rt.WaitGroupDone(wg)
-					rt.Write(uintptr(unsafe.Pointer(objs[i])), 8, sW)
+					rt.Write(unsafe.Pointer(objs[i]), 8, sW)
 				}()
 			}
 			rt.WaitGroupWait(wg)
 			for _, p := range objs {
-				rt.Read(uintptr(unsafe.Pointer(p)), 8, sR)
+				rt.Read(unsafe.Pointer(p), 8, sR)
 			}
 		}
 	}
@@ -105,7 +105,7 @@ func TestLazyChurn(t *testing.T) {
 					defer wg.Done()
 					p := new(uint64)
 					escape(p)
-					rt.Write(uintptr(unsafe.Pointer(p)), 8, s)
+					rt.Write(unsafe.Pointer(p), 8, s)
 					// Keep p until its access is recorded: a bare address
 					// does not, and another goroutine's escape releases
 					// p from sink, so the GC could hand p's address to a
@@ -151,7 +151,7 @@ func TestManyLiveGoroutines(t *testing.T) {
 	wg := new(sync.WaitGroup)
 	sOwn, sMain := newSite(), newSite()
 	sRace1, sRace2 := newSite()|rt.SiteGlobal, newSite()|rt.SiteGlobal
-	elemAddr := func(i int) uintptr { return uintptr(unsafe.Pointer(&elems[i])) }
+	elemAddr := func(i int) unsafe.Pointer { return unsafe.Pointer(&elems[i]) }
 
 	start := time.Now()
 	expectRaces(t, 1, func() {
@@ -173,11 +173,11 @@ func TestManyLiveGoroutines(t *testing.T) {
 				rt.Write(elemAddr(i), 8, sOwn)
 				switch i {
 				case 0:
-					rt.Write(uintptr(unsafe.Pointer(&scaleGlobal)), 8, sRace1)
+					rt.Write(unsafe.Pointer(&scaleGlobal), 8, sRace1)
 					close(firstWrote)
 				case racer:
 					<-firstWrote
-					rt.Write(uintptr(unsafe.Pointer(&scaleGlobal)), 8, sRace2)
+					rt.Write(unsafe.Pointer(&scaleGlobal), 8, sRace2)
 				}
 			}()
 		}

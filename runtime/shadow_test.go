@@ -10,7 +10,7 @@ import (
 // lookups without make create nothing, and addresses beyond the table's
 // reach have no history.
 func TestPageTable(t *testing.T) {
-	a := heapWord()
+	a := uintptr(heapObject())
 	p := shadow.pageOf(a, true)
 	if p == nil || p.base != a&^4095 {
 		t.Fatalf("pageOf(%#x) = %v, want a page at %#x", a, p, a&^4095)

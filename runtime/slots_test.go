@@ -82,7 +82,7 @@ func sharedSlots() {
 		// Sharers take slots round robin, so two runs put the sharer
 		// once on main's slot and once on the holder's.
 		for range 2 {
-			x := newVar()
+			x := newObject()
 			before := rt.Races()
 			rel, acq := e.setup()
 			var slot uint32
@@ -106,7 +106,7 @@ func sharedSlots() {
 	// sharer's slot: the child's clock must start at what its parent
 	// knows of that slot.
 	for range 2 {
-		x := newVar()
+		x := newObject()
 		before := rt.Races()
 		mu := new(sync.Mutex)
 		done := goInstr(func() {
@@ -130,7 +130,7 @@ func sharedSlots() {
 	// merge): the holder's epoch must not replace the sharer's, which is
 	// ahead of it, for a third goroutine that acquires the clock.
 	for range 2 {
-		x := newVar()
+		x := newObject()
 		before := rt.Races()
 		wg := new(sync.WaitGroup)
 		rt.WaitGroupAdd(wg, 2)
@@ -153,7 +153,7 @@ func sharedSlots() {
 	// holder's slot writes, then main does, unordered.
 	sr1, sr2 := newSite(), newSite()
 	for {
-		y := newVar()
+		y := newObject()
 		var slot uint32
 		<-goInstr(func() {
 			slot = rt.CurrentSlot()

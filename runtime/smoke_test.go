@@ -9,7 +9,7 @@ import (
 func TestSmoke(t *testing.T) {
 	x := new(int)
 	sink = x
-	a := uintptr(unsafe.Pointer(x))
+	a := unsafe.Pointer(x)
 	before := Races()
 	g := GoFork()
 	done := make(chan bool)
@@ -27,7 +27,7 @@ func TestSmoke(t *testing.T) {
 	var mu sync.Mutex
 	y := new(int)
 	sink = y
-	b := uintptr(unsafe.Pointer(y))
+	b := unsafe.Pointer(y)
 	before = Races()
 	g = GoFork()
 	go func() {

@@ -31,7 +31,7 @@ func TestSpawnRegisteredKeepsThread(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			setSampling(t, true)
-			x := heapWord()
+			x := heapObject()
 			write, read := newSite(), newSite()
 			rec := tc.labels()
 			before := Races()

@@ -27,7 +27,7 @@ func goSpawn(f func()) <-chan struct{} {
 // its parent did before the go statement, concurrent with what it does
 // after.
 func TestSpawn(t *testing.T) {
-	before, after := newVar(), newVar()
+	before, after := newObject(), newObject()
 	s1, s2, s3, s4 := newSite(), newSite(), newSite(), newSite()
 	text := expectRaces(t, 1, func() {
 		rt.Write(before, 8, s1)
@@ -62,7 +62,7 @@ func TestSpawnLabels(t *testing.T) {
 	done := goSpawn(func() {
 		close(started)
 		<-hook
-		rt.Write(newVar(), 8, newSite()) // the first hook takes the spawn
+		rt.Write(newObject(), 8, newSite()) // the first hook takes the spawn
 		afterHook = rt.ProfLabel()
 		close(hooked)
 		<-release
@@ -109,7 +109,7 @@ func checkProfileLabels(t *testing.T, when string) {
 // ordered after it). Once the idle goroutines have ended, the sweeper
 // forgets their entries within a few GC cycles.
 func TestSpawnMany(t *testing.T) {
-	x := newVar()
+	x := newObject()
 	s1, s2 := newSite(), newSite()
 	expectRaces(t, 1, func() {
 		release := make(chan struct{})

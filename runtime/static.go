@@ -52,14 +52,14 @@ func staticFork(t *thread) Goroutine {
 // that catches writes of *p by other goroutines, and returns p. In a
 // collide build it waits, up to the time limit, for such a write.
 func SR[T any](p *T, site uint64) *T {
-	sample(uintptr(unsafe.Pointer(p)), unsafe.Sizeof(*p), site, false)
+	sample(unsafe.Pointer(p), unsafe.Sizeof(*p), site, false)
 	return p
 }
 
 // SW is a write of *p at a statically sampled site: it arms a watchpoint
 // that catches reads and writes of *p by other goroutines, and returns p.
 func SW[T any](p *T, site uint64) *T {
-	sample(uintptr(unsafe.Pointer(p)), unsafe.Sizeof(*p), site, true)
+	sample(unsafe.Pointer(p), unsafe.Sizeof(*p), site, true)
 	return p
 }
 
@@ -69,7 +69,7 @@ func SW[T any](p *T, site uint64) *T {
 // branch.
 func CR[T any](p *T, site uint64) *T {
 	if watchArmed.Load() != 0 {
-		softAccess(uintptr(unsafe.Pointer(p)), unsafe.Sizeof(*p), site, false)
+		softAccess(unsafe.Pointer(p), unsafe.Sizeof(*p), site, false)
 	}
 	return p
 }
@@ -77,7 +77,7 @@ func CR[T any](p *T, site uint64) *T {
 // CW is a write of *p at a site that was not sampled, like CR.
 func CW[T any](p *T, site uint64) *T {
 	if watchArmed.Load() != 0 {
-		softAccess(uintptr(unsafe.Pointer(p)), unsafe.Sizeof(*p), site, true)
+		softAccess(unsafe.Pointer(p), unsafe.Sizeof(*p), site, true)
 	}
 	return p
 }

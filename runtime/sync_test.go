@@ -310,7 +310,7 @@ func TestSyncEdges(t *testing.T) {
 
 func runEdge(t *testing.T, e edge, afterRel bool, want int) {
 	t.Helper()
-	x := newVar()
+	x := newObject()
 	sa, sb := newSite(), newSite()
 	rel, acq := e.setup()
 	expectRaces(t, want, func() {
@@ -338,7 +338,7 @@ func runEdge(t *testing.T, e edge, afterRel bool, want int) {
 // orders it before the return of later calls: sync considers the Once
 // done, so later calls return at once and may read what f wrote.
 func TestOncePanic(t *testing.T) {
-	x := newVar()
+	x := newObject()
 	sa, sb := newSite(), newSite()
 	o := new(sync.Once)
 	expectRaces(t, 0, func() {

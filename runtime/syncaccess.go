@@ -89,9 +89,9 @@ func syncSiteTable() string {
 	return string(b)
 }
 
-// mutexAccess records an atomic update of the mutex at addr's state.
-func mutexAccess(addr uintptr, site uint64) {
-	access(addr, 4, site, opWrite|opAtomic)
+// mutexAccess records an atomic update of the state of the mutex at p.
+func mutexAccess(p unsafe.Pointer, site uint64) {
+	access(p, 4, site, opWrite|opAtomic)
 }
 
 // waitGroupCounter returns wg's counter.

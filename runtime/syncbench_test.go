@@ -31,7 +31,7 @@ func openIdle(b *testing.B, slotsUsed int) {
 	}
 	WaitGroupWait(&wg)
 	// A global's history is never swept: the gate stays open.
-	Write(uintptr(unsafe.Pointer(idleWord)), 8, SiteGlobal|1)
+	Write(unsafe.Pointer(idleWord), 8, SiteGlobal|1)
 	switchSampling(false)
 	if !gateOpen() {
 		b.Fatal("gate closed")

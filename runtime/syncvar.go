@@ -97,14 +97,12 @@ func (sv *syncVar) alive() bool { return !sv.heap || sv.live.Value() != nil }
 // address was the "found pointer to free object" that killed fasthttp's
 // tests (TestSyncLookupKeepsObjectAlive).
 func lookupSync(t *thread, p unsafe.Pointer) *syncVar {
-	addr := uintptr(p)
-	if staticSync || t == nil || addr == 0 {
+	if staticSync || t == nil || p == nil {
 		return nil
 	}
-	if t.g != 0 {
-		if lo, hi := stackBounds(t.g); addr >= lo && addr < hi {
-			return nil
-		}
+	addr, local := t.address(p)
+	if local {
+		return nil // the goroutine's own stack (stack.go)
 	}
 	h := addr * 0x9e3779b97f4a7c15
 	sh := &syncs.shards[h>>(64-8)]
@@ -448,5 +446,3 @@ func (r syncRef) object(t *thread) *syncVar {
 	}
 	return r.sv
 }
-
-func addrOf[T any](p *T) uintptr { return uintptr(unsafe.Pointer(p)) }

@@ -66,7 +66,7 @@ func TestVersionKnows(t *testing.T) {
 func TestVersionSkipNeedsSameClock(t *testing.T) {
 	setSampling(t, true)
 	var m1, m2 sync.Mutex
-	x := heapWord()
+	x := heapObject()
 	site := uint64(1)
 
 	step := make(chan struct{})
@@ -120,7 +120,7 @@ func TestVersionMergeAfterChange(t *testing.T) {
 	setSampling(t, true)
 	var m sync.Mutex
 	obj := heapObject()
-	x := heapWord()
+	x := heapObject()
 	site := uint64(1)
 
 	step := make(chan struct{})

@@ -18,7 +18,7 @@ func WaitGroupAdd(wg *sync.WaitGroup, delta int) {
 	first := delta > 0 && gateOpen() && waitGroupCounter(wg) == 0
 	wg.Add(delta)
 	if first {
-		access(addrOf(wg)+waitGroupSema, 1, siteWaitGroupAdd, opRead)
+		access(unsafe.Add(unsafe.Pointer(wg), waitGroupSema), 1, siteWaitGroupAdd, opRead)
 	}
 }
 
@@ -64,7 +64,7 @@ func waitGroupWaiter(wg *sync.WaitGroup) *syncVar {
 	sv.waiters++
 	sv.mu.Unlock()
 	if first {
-		access(addrOf(wg)+waitGroupSema, 1, siteWaitGroupWait, opWrite)
+		access(unsafe.Add(unsafe.Pointer(wg), waitGroupSema), 1, siteWaitGroupWait, opWrite)
 	}
 	return sv
 }

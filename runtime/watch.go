@@ -3,6 +3,7 @@ package runtime
 import (
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 // The watchpoint engine. There are numWatch watchpoints, as there are four
@@ -144,19 +145,17 @@ func watchRange(addr, size uintptr) (lo, n uintptr) {
 }
 
 // sample is the first access of a potential race: it arms a watchpoint
-// on the bytes at addr (CRSampler's sample, Algorithm 3 lines 10-20), or,
+// on the bytes at p (CRSampler's sample, Algorithm 3 lines 10-20), or,
 // in a collide build, arms it and waits (DataCollider, Algorithm 2).
-func sample(addr, size uintptr, site uint64, write bool) {
+func sample(p unsafe.Pointer, size uintptr, site uint64, write bool) {
 	e := watcher()
 	t := current()
 	if t == nil {
 		return // a system stack
 	}
-	if t.g != 0 {
-		// The goroutine's own stack is private to it, and moves.
-		if lo, hi := stackBounds(t.g); addr >= lo && addr < hi {
-			return
-		}
+	addr, local := t.address(p)
+	if local {
+		return // the goroutine's own stack (stack.go)
 	}
 	if e.soft && watchArmed.Load() != 0 {
 		// A sampled access is also a second access to the watchpoints
@@ -364,11 +363,17 @@ func clockMoved(t *thread) {
 }
 
 // softAccess is an unsampled access checked against software watchpoints.
-func softAccess(addr, size uintptr, site uint64, write bool) {
+func softAccess(p unsafe.Pointer, size uintptr, site uint64, write bool) {
 	if e := curEngine.Load(); e == nil || !e.soft {
 		return
 	}
-	if t := current(); t != nil {
+	t := current()
+	if t == nil {
+		return // a system stack
+	}
+	// An address in the stack the goroutine had before current grew it
+	// could be watched heap memory by now (stack.go).
+	if addr, local := t.address(p); !local {
 		softCheck(t, addr, size, site, write)
 	}
 }
