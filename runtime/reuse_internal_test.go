@@ -137,8 +137,7 @@ func TestSyncLookupKeepsObjectAlive(t *testing.T) {
 // inside their loops.
 func TestSyncSweepAllocates(t *testing.T) {
 	setSampling(t, true)
-	const objects = 512 // a few to a shard: the tables keep their size
-	cycle := func() uint64 {
+	cycle := func(objects int) uint64 {
 		for range objects {
 			Acquire(unsafe.Pointer(new([2]*int)))
 		}
@@ -149,14 +148,16 @@ func TestSyncSweepAllocates(t *testing.T) {
 		goruntime.ReadMemStats(&after)
 		return after.Mallocs - before.Mallocs
 	}
-	// The first cycles grow the tables to their size for this load and
-	// make the shards' spare tables.
+	// The first cycles grow the tables to their size for a few objects
+	// a shard and make the shards' spare tables. A burst of objects then
+	// grows them, with spares of the new size, and dies: tables up to
+	// keptSlots keep their size rather than shrink back.
 	for range 3 {
-		cycle()
+		cycle(512)
 	}
-	for i := range 3 {
-		if n := cycle(); n > 16 {
-			t.Errorf("cycle %d: %d allocations while the sync table was swept, want none", i, n)
+	for i, objects := range []int{512, 512, 40000, 512, 512} {
+		if n := cycle(objects); n > 16 {
+			t.Errorf("cycle %d (%d objects): %d allocations while the sync table was swept, want none", i, objects, n)
 		}
 	}
 }

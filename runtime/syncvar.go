@@ -222,6 +222,15 @@ func (sh *syncShard) rebuild(s *syncSlots, size int) *syncSlots {
 	return ns
 }
 
+// keptSlots is the table size below which the sweeper does not shrink a
+// shard's table. A shrink allocates two tables, and testing.AllocsPerRun
+// counts every allocation of the process: after a burst of short-lived
+// synchronization objects, each GC cycle shrank hundreds of shards' tables
+// by one step, and fasthttp's TestRequestHeaderFoldedRawHeadersAllocations
+// counted those allocations (TestSyncSweepAllocates). A table this size
+// and its spare take 32 KiB, 8 MiB for every shard.
+const keptSlots = 1024
+
 // sweep forgets the synchronization objects that died.
 func (s *syncTable) sweep() {
 	for i := range s.shards {
@@ -241,9 +250,10 @@ func (s *syncTable) sweep() {
 			}
 			if dead {
 				// The same size, so that the spare table fits the
-				// next rebuild, unless the table is mostly empty.
+				// next rebuild, unless the table is large and
+				// mostly empty.
 				size := len(t.keys)
-				if n := tableSize(2 * live); 4*n <= size {
+				if n := max(tableSize(2*live), keptSlots); 4*n <= size {
 					size = n
 				}
 				sh.rebuild(t, size)
