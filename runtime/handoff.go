@@ -1,6 +1,9 @@
 package runtime
 
-import "unsafe"
+import (
+	"sync/atomic"
+	"unsafe"
+)
 
 // Callbacks that the Go runtime itself runs, on goroutines that no go
 // statement of instrumented code started, need their ordering stated:
@@ -54,8 +57,8 @@ func Finalizer[P any](f func(P)) func(P) {
 		return nil
 	}
 	return func(p P) {
-		leave := enterAlone(false)
-		defer leave()
+		a := enterAlone(false)
+		defer a.leave()
 		f(p)
 	}
 }
@@ -66,8 +69,8 @@ func FinalizerResult[P, R any](f func(P) R) func(P) R {
 		return nil
 	}
 	return func(p P) R {
-		leave := enterAlone(false)
-		defer leave()
+		a := enterAlone(false)
+		defer a.leave()
 		return f(p)
 	}
 }
@@ -82,30 +85,57 @@ func Cleanup[S any](f func(S)) func(S) {
 		return nil
 	}
 	return func(arg S) {
-		leave := enterAlone(true)
-		defer leave()
+		a := enterAlone(true)
+		defer a.leave()
 		f(arg)
 	}
 }
 
+// An alone is a detector context that a finalizer or cleanup runs in,
+// and the context its goroutine had before.
+type alone struct {
+	gp      uintptr
+	t, prev *thread
+}
+
 // enterAlone gives the running goroutine a detector context of its own
-// until the returned function is called, which restores the one it had:
-// the context is registered as a goroutine the detector sees for the
-// first time (lazyThread), ordered after everything before it, except,
-// for a cleanup, other cleanups. Outside dynamic builds with the gate
-// open, or without a g to key the context by, it does nothing: a context
-// made now would record nothing.
-func enterAlone(cleanup bool) (leave func()) {
+// until leave, which restores the one it had: the context is registered
+// as a goroutine the detector sees for the first time (lazyThread),
+// ordered after everything before it, except, for a cleanup, other
+// cleanups. Outside dynamic builds with the gate open, or without a g to
+// key the context by, it does nothing: a context made now would record
+// nothing.
+//
+// A context costs one allocation, its thread, which reports may read
+// after it ends: the runtime runs finalizers and cleanups in batches after
+// GC cycles, and testing.AllocsPerRun counts every allocation of the
+// process, so the vector clock of a context that shared it with no one
+// serves the next one (spareAloneClock), and leave is a method rather
+// than a closure.
+func enterAlone(cleanup bool) alone {
 	gp := getg()
 	if gp == 0 || staticSync || !gateOpen() {
-		return func() {}
+		return alone{}
 	}
 	prev := gtab.lookup(gp)
-	t := lazyContext(gp, readGoid(gp), cleanup)
-	return func() {
-		t.finished.Store(true)
-		freeTid(t)
-		t.vc, t.cache, t.vv = nil, nil, nil
-		gtab.store(gp, prev)
+	return alone{gp, lazyContext(gp, readGoid(gp), cleanup), prev}
+}
+
+// spareAloneClock is the vector clock of the last context that left
+// without sharing it, for the next lazyContext to fill.
+var spareAloneClock atomic.Pointer[vclock]
+
+// leave ends the context a and gives its goroutine the one it had.
+func (a alone) leave() {
+	t := a.t
+	if t == nil {
+		return
 	}
+	t.finished.Store(true)
+	freeTid(t)
+	if vc := t.vc; vc != nil && !vc.frozen.Load() {
+		spareAloneClock.Store(vc)
+	}
+	t.vc, t.cache, t.vv = nil, nil, nil
+	gtab.store(a.gp, a.prev)
 }

@@ -245,15 +245,24 @@ func slotOwner(e epoch) *thread {
 	return nil
 }
 
-// everyClock returns a new vclock holding every slot's current clock:
-// the highest of those of the goroutines that hold or share the slot, or
-// that held or shared it and finished, whose clock the next holder
-// continues. With exceptCleanups it leaves out cleanup contexts (see
-// Cleanup).
-func everyClock(exceptCleanups bool) *vclock {
-	vc := &vclock{}
+// everyClock returns a vclock holding every slot's current clock: the
+// highest of those of the goroutines that hold or share the slot, or that
+// held or shared it and finished, whose clock the next holder continues.
+// With exceptCleanups it leaves out cleanup contexts (see Cleanup). It
+// fills reuse, a vclock no one else holds, if it is not nil.
+func everyClock(exceptCleanups bool, reuse *vclock) *vclock {
+	vc := reuse
+	if vc == nil {
+		vc = &vclock{}
+	}
+	vc.c = vc.c[:0]
 	if tab := slots.tab.Load(); tab != nil {
-		vc.c = make([]uint64, len(*tab))
+		if cap(vc.c) >= len(*tab) {
+			vc.c = vc.c[:len(*tab)]
+			clear(vc.c)
+		} else {
+			vc.c = make([]uint64, len(*tab))
+		}
 		for i := range *tab {
 			if u := (*tab)[i].Load(); u != nil && !(exceptCleanups && u.cleanup) {
 				vc.c[i] = u.epoch().clock()

@@ -32,6 +32,6 @@ func acquireAll() {
 	if t == nil {
 		return
 	}
-	s := syncClock{vc: everyClock(false)}
+	s := syncClock{vc: everyClock(false, nil)}
 	t.acquire(&s)
 }

@@ -288,9 +288,9 @@ func lazyContext(gp uintptr, goid int64, cleanup bool) *thread {
 	if t.goid == 0 {
 		t.goid = stackGoid()
 	}
-	t.createdBy = creatorText()
+	t.createdBy = creatorText(t.goid)
 	t.cleanup = cleanup
-	t.vc = everyClock(cleanup)
+	t.vc = everyClock(cleanup, spareAloneClock.Swap(nil))
 	t.catchUp()
 	t.ep.Add(1 << tidBits) // start past everything just joined
 	t.changed()
@@ -318,10 +318,30 @@ func currentSlow() *thread {
 	return t
 }
 
-// creatorText returns the "created by" lines of the current goroutine's
-// traceback, which the runtime keeps even for goroutines started by
-// uninstrumented code.
-func creatorText() string {
+// creatorText returns the "created by" lines of the traceback of the
+// current goroutine, whose id is goid, which the runtime keeps even for
+// goroutines started by uninstrumented code. The text of the last
+// goroutine asked about is kept: the runtime's finalizer and cleanup
+// goroutines ask again for every context they run (enterAlone), and a
+// goroutine id is never reused.
+func creatorText(goid int64) string {
+	if c := lastCreator.Load(); c != nil && c.goid == goid && goid != 0 {
+		return c.text
+	}
+	s := stackCreatorText()
+	lastCreator.Store(&creator{goid, s})
+	return s
+}
+
+type creator struct {
+	goid int64
+	text string
+}
+
+var lastCreator atomic.Pointer[creator]
+
+// stackCreatorText is creatorText without the cache.
+func stackCreatorText() string {
 	var buf [2048]byte
 	b := buf[:goruntime.Stack(buf[:], false)]
 	s := string(b)
