@@ -90,7 +90,7 @@ func start(g Goroutine, gp uintptr) *thread {
 		// Forked while the gate was closed: its clock starts empty,
 		// and its creation is known only from the runtime's
 		// traceback.
-		u = &thread{createdBy: stackCreatorText()}
+		u = &thread{createdBy: creatorText()}
 		u.takeSlot()
 	case !staticSync:
 		u.takeSlot()

@@ -118,8 +118,28 @@ func enterAlone(cleanup bool) alone {
 		return alone{}
 	}
 	prev := gtab.lookup(gp)
-	return alone{gp, lazyContext(gp, readGoid(gp), cleanup), prev}
+	goid := readGoid(gp)
+	return alone{gp, lazyContext(gp, goid, cleanup, aloneCreatorText(goid)), prev}
 }
+
+// aloneCreatorText is creatorText for a context of the goroutine goid,
+// kept for the next: the runtime's finalizer and cleanup goroutines run
+// one context after another, and a goroutine id is never reused.
+func aloneCreatorText(goid int64) string {
+	if c := lastAloneCreator.Load(); c != nil && c.goid == goid && goid != 0 {
+		return c.text
+	}
+	s := creatorText()
+	lastAloneCreator.Store(&aloneCreator{goid, s})
+	return s
+}
+
+type aloneCreator struct {
+	goid int64
+	text string
+}
+
+var lastAloneCreator atomic.Pointer[aloneCreator]
 
 // spareAloneClock is the vector clock of the last context that left
 // without sharing it, for the next lazyContext to fill.

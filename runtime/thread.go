@@ -272,12 +272,12 @@ func (t *thread) runsOn(gp uintptr) bool { return t.goid == readGoid(gp) }
 // its clock starts as the join of every slot's current clock: everything
 // that happened before its first hook is treated as ordered before it.
 // That may hide races with it, but cannot produce a false report.
-func lazyThread(gp uintptr, goid int64) *thread { return lazyContext(gp, goid, false) }
+func lazyThread(gp uintptr, goid int64) *thread { return lazyContext(gp, goid, false, "") }
 
 // lazyContext is lazyThread. With cleanup, the context runs a cleanup
 // (see Cleanup): it joins every slot's clock but those of other
-// cleanups.
-func lazyContext(gp uintptr, goid int64, cleanup bool) *thread {
+// cleanups. createdBy is the goroutine's creatorText, or "" to read it.
+func lazyContext(gp uintptr, goid int64, cleanup bool, createdBy string) *thread {
 	calibrateOnce.Do(calibrateGoid)
 	if goid == 0 {
 		goid = readGoid(gp)
@@ -288,7 +288,10 @@ func lazyContext(gp uintptr, goid int64, cleanup bool) *thread {
 	if t.goid == 0 {
 		t.goid = stackGoid()
 	}
-	t.createdBy = creatorText(t.goid)
+	if createdBy == "" {
+		createdBy = creatorText()
+	}
+	t.createdBy = createdBy
 	t.cleanup = cleanup
 	t.vc = everyClock(cleanup, spareAloneClock.Swap(nil))
 	t.catchUp()
@@ -318,30 +321,10 @@ func currentSlow() *thread {
 	return t
 }
 
-// creatorText returns the "created by" lines of the traceback of the
-// current goroutine, whose id is goid, which the runtime keeps even for
-// goroutines started by uninstrumented code. The text of the last
-// goroutine asked about is kept: the runtime's finalizer and cleanup
-// goroutines ask again for every context they run (enterAlone), and a
-// goroutine id is never reused.
-func creatorText(goid int64) string {
-	if c := lastCreator.Load(); c != nil && c.goid == goid && goid != 0 {
-		return c.text
-	}
-	s := stackCreatorText()
-	lastCreator.Store(&creator{goid, s})
-	return s
-}
-
-type creator struct {
-	goid int64
-	text string
-}
-
-var lastCreator atomic.Pointer[creator]
-
-// stackCreatorText is creatorText without the cache.
-func stackCreatorText() string {
+// creatorText returns the "created by" lines of the current goroutine's
+// traceback, which the runtime keeps even for goroutines started by
+// uninstrumented code.
+func creatorText() string {
 	var buf [2048]byte
 	b := buf[:goruntime.Stack(buf[:], false)]
 	s := string(b)
