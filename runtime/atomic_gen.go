@@ -10,7 +10,7 @@ import (
 // AtomicLoadInt32 is atomic.LoadInt32, ordered as an acquire.
 func AtomicLoadInt32(addr *int32, site uint64) int32 {
 	r := atomic.LoadInt32(addr)
-	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
 		atomicLoaded4(unsafe.Pointer(addr), site)
 	}
 	return r
@@ -18,7 +18,7 @@ func AtomicLoadInt32(addr *int32, site uint64) int32 {
 
 // AtomicStoreInt32 is atomic.StoreInt32, ordered as a release.
 func AtomicStoreInt32(addr *int32, val int32, site uint64) {
-	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
 		atomicStored(unsafe.Pointer(addr), unsafe.Sizeof(*addr), site)
 	}
 	atomic.StoreInt32(addr, val)
@@ -96,7 +96,7 @@ func AtomicOrInt32(addr *int32, mask int32, site uint64) (old int32) {
 // AtomicLoadInt64 is atomic.LoadInt64, ordered as an acquire.
 func AtomicLoadInt64(addr *int64, site uint64) int64 {
 	r := atomic.LoadInt64(addr)
-	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
 		atomicLoaded8(unsafe.Pointer(addr), site)
 	}
 	return r
@@ -104,7 +104,7 @@ func AtomicLoadInt64(addr *int64, site uint64) int64 {
 
 // AtomicStoreInt64 is atomic.StoreInt64, ordered as a release.
 func AtomicStoreInt64(addr *int64, val int64, site uint64) {
-	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
 		atomicStored(unsafe.Pointer(addr), unsafe.Sizeof(*addr), site)
 	}
 	atomic.StoreInt64(addr, val)
@@ -182,7 +182,7 @@ func AtomicOrInt64(addr *int64, mask int64, site uint64) (old int64) {
 // AtomicLoadUint32 is atomic.LoadUint32, ordered as an acquire.
 func AtomicLoadUint32(addr *uint32, site uint64) uint32 {
 	r := atomic.LoadUint32(addr)
-	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
 		atomicLoaded4(unsafe.Pointer(addr), site)
 	}
 	return r
@@ -190,7 +190,7 @@ func AtomicLoadUint32(addr *uint32, site uint64) uint32 {
 
 // AtomicStoreUint32 is atomic.StoreUint32, ordered as a release.
 func AtomicStoreUint32(addr *uint32, val uint32, site uint64) {
-	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
 		atomicStored(unsafe.Pointer(addr), unsafe.Sizeof(*addr), site)
 	}
 	atomic.StoreUint32(addr, val)
@@ -268,7 +268,7 @@ func AtomicOrUint32(addr *uint32, mask uint32, site uint64) (old uint32) {
 // AtomicLoadUint64 is atomic.LoadUint64, ordered as an acquire.
 func AtomicLoadUint64(addr *uint64, site uint64) uint64 {
 	r := atomic.LoadUint64(addr)
-	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
 		atomicLoaded8(unsafe.Pointer(addr), site)
 	}
 	return r
@@ -276,7 +276,7 @@ func AtomicLoadUint64(addr *uint64, site uint64) uint64 {
 
 // AtomicStoreUint64 is atomic.StoreUint64, ordered as a release.
 func AtomicStoreUint64(addr *uint64, val uint64, site uint64) {
-	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
 		atomicStored(unsafe.Pointer(addr), unsafe.Sizeof(*addr), site)
 	}
 	atomic.StoreUint64(addr, val)
@@ -354,7 +354,7 @@ func AtomicOrUint64(addr *uint64, mask uint64, site uint64) (old uint64) {
 // AtomicLoadUintptr is atomic.LoadUintptr, ordered as an acquire.
 func AtomicLoadUintptr(addr *uintptr, site uint64) uintptr {
 	r := atomic.LoadUintptr(addr)
-	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
 		atomicLoaded8(unsafe.Pointer(addr), site)
 	}
 	return r
@@ -362,7 +362,7 @@ func AtomicLoadUintptr(addr *uintptr, site uint64) uintptr {
 
 // AtomicStoreUintptr is atomic.StoreUintptr, ordered as a release.
 func AtomicStoreUintptr(addr *uintptr, val uintptr, site uint64) {
-	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
 		atomicStored(unsafe.Pointer(addr), unsafe.Sizeof(*addr), site)
 	}
 	atomic.StoreUintptr(addr, val)
@@ -440,7 +440,7 @@ func AtomicOrUintptr(addr *uintptr, mask uintptr, site uint64) (old uintptr) {
 // AtomicLoadPointer is atomic.LoadPointer, ordered as an acquire.
 func AtomicLoadPointer(addr *unsafe.Pointer, site uint64) (val unsafe.Pointer) {
 	r := atomic.LoadPointer(addr)
-	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
 		atomicLoaded8(unsafe.Pointer(addr), site)
 	}
 	return r
@@ -448,7 +448,7 @@ func AtomicLoadPointer(addr *unsafe.Pointer, site uint64) (val unsafe.Pointer) {
 
 // AtomicStorePointer is atomic.StorePointer, ordered as a release.
 func AtomicStorePointer(addr *unsafe.Pointer, val unsafe.Pointer, site uint64) {
-	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
 		atomicStored(unsafe.Pointer(addr), unsafe.Sizeof(*addr), site)
 	}
 	atomic.StorePointer(addr, val)
@@ -487,7 +487,7 @@ func AtomicCompareAndSwapPointer(addr *unsafe.Pointer, old, new unsafe.Pointer, 
 // AtomicInt32Load is (*atomic.Int32).Load, ordered as an acquire.
 func AtomicInt32Load(x *atomic.Int32, site uint64) int32 {
 	r := x.Load()
-	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
 		atomicLoaded4(unsafe.Pointer(x), site)
 	}
 	return r
@@ -495,7 +495,7 @@ func AtomicInt32Load(x *atomic.Int32, site uint64) int32 {
 
 // AtomicInt32Store is (*atomic.Int32).Store, ordered as a release.
 func AtomicInt32Store(x *atomic.Int32, val int32, site uint64) {
-	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
 		atomicStored(unsafe.Pointer(x), unsafe.Sizeof(*x), site)
 	}
 	x.Store(val)
@@ -573,7 +573,7 @@ func AtomicInt32Or(x *atomic.Int32, mask int32, site uint64) (old int32) {
 // AtomicInt64Load is (*atomic.Int64).Load, ordered as an acquire.
 func AtomicInt64Load(x *atomic.Int64, site uint64) int64 {
 	r := x.Load()
-	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
 		atomicLoaded8(unsafe.Pointer(x), site)
 	}
 	return r
@@ -581,7 +581,7 @@ func AtomicInt64Load(x *atomic.Int64, site uint64) int64 {
 
 // AtomicInt64Store is (*atomic.Int64).Store, ordered as a release.
 func AtomicInt64Store(x *atomic.Int64, val int64, site uint64) {
-	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
 		atomicStored(unsafe.Pointer(x), unsafe.Sizeof(*x), site)
 	}
 	x.Store(val)
@@ -659,7 +659,7 @@ func AtomicInt64Or(x *atomic.Int64, mask int64, site uint64) (old int64) {
 // AtomicUint32Load is (*atomic.Uint32).Load, ordered as an acquire.
 func AtomicUint32Load(x *atomic.Uint32, site uint64) uint32 {
 	r := x.Load()
-	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
 		atomicLoaded4(unsafe.Pointer(x), site)
 	}
 	return r
@@ -667,7 +667,7 @@ func AtomicUint32Load(x *atomic.Uint32, site uint64) uint32 {
 
 // AtomicUint32Store is (*atomic.Uint32).Store, ordered as a release.
 func AtomicUint32Store(x *atomic.Uint32, val uint32, site uint64) {
-	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
 		atomicStored(unsafe.Pointer(x), unsafe.Sizeof(*x), site)
 	}
 	x.Store(val)
@@ -745,7 +745,7 @@ func AtomicUint32Or(x *atomic.Uint32, mask uint32, site uint64) (old uint32) {
 // AtomicUint64Load is (*atomic.Uint64).Load, ordered as an acquire.
 func AtomicUint64Load(x *atomic.Uint64, site uint64) uint64 {
 	r := x.Load()
-	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
 		atomicLoaded8(unsafe.Pointer(x), site)
 	}
 	return r
@@ -753,7 +753,7 @@ func AtomicUint64Load(x *atomic.Uint64, site uint64) uint64 {
 
 // AtomicUint64Store is (*atomic.Uint64).Store, ordered as a release.
 func AtomicUint64Store(x *atomic.Uint64, val uint64, site uint64) {
-	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
 		atomicStored(unsafe.Pointer(x), unsafe.Sizeof(*x), site)
 	}
 	x.Store(val)
@@ -831,7 +831,7 @@ func AtomicUint64Or(x *atomic.Uint64, mask uint64, site uint64) (old uint64) {
 // AtomicUintptrLoad is (*atomic.Uintptr).Load, ordered as an acquire.
 func AtomicUintptrLoad(x *atomic.Uintptr, site uint64) uintptr {
 	r := x.Load()
-	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
 		atomicLoaded8(unsafe.Pointer(x), site)
 	}
 	return r
@@ -839,7 +839,7 @@ func AtomicUintptrLoad(x *atomic.Uintptr, site uint64) uintptr {
 
 // AtomicUintptrStore is (*atomic.Uintptr).Store, ordered as a release.
 func AtomicUintptrStore(x *atomic.Uintptr, val uintptr, site uint64) {
-	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
 		atomicStored(unsafe.Pointer(x), unsafe.Sizeof(*x), site)
 	}
 	x.Store(val)
@@ -917,7 +917,7 @@ func AtomicUintptrOr(x *atomic.Uintptr, mask uintptr, site uint64) (old uintptr)
 // AtomicBoolLoad is (*atomic.Bool).Load, ordered as an acquire.
 func AtomicBoolLoad(x *atomic.Bool, site uint64) bool {
 	r := x.Load()
-	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
 		atomicLoaded4(unsafe.Pointer(x), site)
 	}
 	return r
@@ -925,7 +925,7 @@ func AtomicBoolLoad(x *atomic.Bool, site uint64) bool {
 
 // AtomicBoolStore is (*atomic.Bool).Store, ordered as a release.
 func AtomicBoolStore(x *atomic.Bool, val bool, site uint64) {
-	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
 		atomicStored(unsafe.Pointer(x), unsafe.Sizeof(*x), site)
 	}
 	x.Store(val)
@@ -964,7 +964,7 @@ func AtomicBoolCompareAndSwap(x *atomic.Bool, old, new bool, site uint64) (swapp
 // AtomicPointerLoad is (*atomic.Pointer).Load, ordered as an acquire.
 func AtomicPointerLoad[T any](x *atomic.Pointer[T], site uint64) *T {
 	r := x.Load()
-	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
 		atomicLoaded8(unsafe.Pointer(x), site)
 	}
 	return r
@@ -972,7 +972,7 @@ func AtomicPointerLoad[T any](x *atomic.Pointer[T], site uint64) *T {
 
 // AtomicPointerStore is (*atomic.Pointer).Store, ordered as a release.
 func AtomicPointerStore[T any](x *atomic.Pointer[T], val *T, site uint64) {
-	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
 		atomicStored(unsafe.Pointer(x), unsafe.Sizeof(*x), site)
 	}
 	x.Store(val)
@@ -1023,7 +1023,7 @@ func AtomicValueLoad(x *atomic.Value, site uint64) (val any) {
 
 // AtomicValueStore is (*atomic.Value).Store, ordered as a release.
 func AtomicValueStore(x *atomic.Value, val any, site uint64) {
-	if staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
 		atomicStored(unsafe.Pointer(x), unsafe.Sizeof(*x), site)
 	}
 	x.Store(val)

@@ -29,6 +29,16 @@ import "sync/atomic"
 // existed at that instant; an access that created one happened
 // before its goroutine's next load of the gate, and before any load
 // ordered after it by real synchronization.
+//
+// In static and collide builds there is no shadow, and the gate counts
+// the armed watchpoints instead (watch.go): a synchronization operation
+// only ticks its goroutine's scalar clock there, and a tick matters only
+// to the watchpoints its goroutine armed, which learn of it (onSync). A
+// goroutine that synchronizes while no watchpoint is armed has none, and
+// one that armed a watchpoint opened the gate before its next operation,
+// in its own program order. So with the gate closed a static build's
+// synchronization wrappers and go statements make no call into the
+// detector either, and cost what they cost at rate 0.
 var gate atomic.Int64
 
 // syncGate is the gate for synchronization operations: gate's count, plus
@@ -79,10 +89,9 @@ func switchSampling(on bool) {
 // syncer returns the current goroutine's state for a synchronization
 // operation, or nil when the gate is closed and the operation need not be
 // recorded. Every synchronization wrapper starts with it, and the syncVar
-// methods do nothing for a nil thread. Static builds always get the
-// thread, whose scalar clock every operation ticks.
+// methods do nothing for a nil thread.
 func syncer() *thread {
-	if !staticSync && !gateOpen() {
+	if !gateOpen() {
 		if counting() {
 			countIdleSync()
 		}
@@ -92,18 +101,18 @@ func syncer() *thread {
 }
 
 // syncHot reports whether a synchronization operation must call into
-// the detector: to be recorded (the gate is open, or the build is
-// static) or only counted for the pacer (in a period it measures). It
+// the detector: to be recorded (the gate is open) or only counted for
+// the pacer (in a period it measures). It
 // inlines, so that the wrappers (Lock, Send, the atomics, ...) test it
 // around the operation they wrap and, at rate 0 with the gate closed,
 // make no call at all; their recording halves (acquireAt and the like)
 // start with syncer, which decides again.
-func syncHot() bool { return staticSync || syncGate.Load() != 0 }
+func syncHot() bool { return syncGate.Load() != 0 }
 
 // recording reports whether synchronization must be recorded: the gate
-// is open or the build is static. The two-part wrappers test it, and
-// count a closed first half with idlePair.
-func recording() bool { return gateOpen() || staticSync }
+// is open. The two-part wrappers test it, and count a closed first half
+// with idlePair.
+func recording() bool { return gateOpen() }
 
 // idlePair counts, for the pacer, both halves of a two-part operation
 // whose first half found the gate closed.

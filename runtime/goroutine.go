@@ -91,7 +91,9 @@ func start(g Goroutine, gp uintptr) *thread {
 		// and its creation is known only from the runtime's
 		// traceback.
 		u = &thread{createdBy: creatorText()}
-		u.takeSlot()
+		if !staticSync {
+			u.takeSlot()
+		}
 	case !staticSync:
 		u.takeSlot()
 		u.catchUp()
@@ -121,6 +123,11 @@ func start(g Goroutine, gp uintptr) *thread {
 // goroutine itself sets it here and clears it in GoEnd, which it always
 // runs (deferred first), so no other goroutine on the same g can find it.
 func startFresh() {
+	if staticSync {
+		// No clocks: a goroutine that needs a thread later gets one
+		// like any goroutine racegen did not start (lazyThread).
+		return
+	}
 	gp := getg()
 	if gp == 0 {
 		u := newThread()
@@ -139,8 +146,11 @@ func GoEnd() {
 	gp := getg()
 	var t *thread
 	if gp != 0 {
-		t = gtab.lookup(gp)
-		gtab.store(gp, nil)
+		// A goroutine of a static build, or one started while the
+		// gate was closed in one, may have no entry.
+		if t = gtab.lookup(gp); t != nil {
+			gtab.store(gp, nil)
+		}
 	} else if v, ok := byGoid.LoadAndDelete(stackGoid()); ok {
 		t = v.(*thread)
 	}

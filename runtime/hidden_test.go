@@ -111,39 +111,46 @@ func buildHidden(t *testing.T, goCmd, dir, mode string) string {
 	bin := filepath.Join(dir, "hidden")
 	args := []string{"build", "-o", bin}
 	if mode != "dynamic" {
-		// The build's config.go, as racegen writes it for the mode.
-		cfg, err := os.ReadFile("config.go")
-		if err != nil {
-			t.Fatal(err)
-		}
-		re := regexp.MustCompile(`const buildMode = "dynamic"`)
-		if !re.Match(cfg) {
-			t.Fatalf("config.go does not set buildMode to \"dynamic\":\n%s", cfg)
-		}
-		cfg = re.ReplaceAll(cfg, []byte("const buildMode = "+strconv.Quote(mode)))
-		cfgPath := filepath.Join(dir, "config.go")
-		if err := os.WriteFile(cfgPath, cfg, 0o666); err != nil {
-			t.Fatal(err)
-		}
-		abs, err := filepath.Abs("config.go")
-		if err != nil {
-			t.Fatal(err)
-		}
-		ov, err := json.Marshal(map[string]map[string]string{"Replace": {abs: cfgPath}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ovPath := filepath.Join(dir, "overlay.json")
-		if err := os.WriteFile(ovPath, ov, 0o666); err != nil {
-			t.Fatal(err)
-		}
-		args = append(args, "-overlay", ovPath)
+		args = append(args, "-overlay", modeOverlay(t, dir, mode))
 	}
 	cmd := exec.Command(goCmd, append(args, "./testdata/hidden")...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build for %s mode: %v\n%s", mode, err, out)
 	}
 	return bin
+}
+
+// modeOverlay writes into dir an overlay file for go build -overlay that
+// gives this package the config.go racegen writes for the detector mode
+// mode, and returns its path.
+func modeOverlay(t *testing.T, dir, mode string) string {
+	t.Helper()
+	cfg, err := os.ReadFile("config.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile(`const buildMode = "dynamic"`)
+	if !re.Match(cfg) {
+		t.Fatalf("config.go does not set buildMode to \"dynamic\":\n%s", cfg)
+	}
+	cfg = re.ReplaceAll(cfg, []byte("const buildMode = "+strconv.Quote(mode)))
+	cfgPath := filepath.Join(dir, "config.go")
+	if err := os.WriteFile(cfgPath, cfg, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	abs, err := filepath.Abs("config.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ov, err := json.Marshal(map[string]map[string]string{"Replace": {abs: cfgPath}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ovPath := filepath.Join(dir, "overlay.json")
+	if err := os.WriteFile(ovPath, ov, 0o666); err != nil {
+		t.Fatal(err)
+	}
+	return ovPath
 }
 
 // runHidden runs the program bin with env and args, and returns what it

@@ -282,15 +282,24 @@ func lazyContext(gp uintptr, goid int64, cleanup bool, createdBy string) *thread
 	if goid == 0 {
 		goid = readGoid(gp)
 	}
-	t := newThread()
-	t.g = gp
-	t.goid = goid
-	if t.goid == 0 {
-		t.goid = stackGoid()
+	if goid == 0 {
+		goid = stackGoid()
 	}
 	if createdBy == "" {
 		createdBy = creatorText()
 	}
+	if staticSync {
+		// Only an identity for watchpoints and reports: no slot,
+		// no clock.
+		t := &thread{g: gp, goid: goid, createdBy: createdBy}
+		if gp != 0 {
+			gtab.store(gp, t)
+		}
+		return t
+	}
+	t := newThread()
+	t.g = gp
+	t.goid = goid
 	t.createdBy = createdBy
 	t.cleanup = cleanup
 	t.vc = everyClock(cleanup, spareAloneClock.Swap(nil))

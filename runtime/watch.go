@@ -192,6 +192,7 @@ func sample(p unsafe.Pointer, size uintptr, site uint64, write bool) {
 			return
 		}
 	}
+	gateInc() // before the owner's next synchronization: see gate
 	watchArmed.Or(1 << i)
 	s.busy.Store(false)
 	watchStats.armed.Add(1)
@@ -268,6 +269,7 @@ func freeWatch(i int, r *watchRec) bool {
 		return false
 	}
 	watchArmed.And(^uint32(1 << i))
+	gateDec()
 	s.rec.Store(nil)
 	releaseSlot(curEngine.Load(), i)
 	r.endWait()

@@ -168,14 +168,14 @@ func writeFunc(b *bytes.Buffer, name, _ string, params, results, operand, call s
 		// A store has nothing to do after it: the test and one call
 		// with three arguments before it are within the inliner's
 		// budget.
-		fmt.Fprintf(b, "\tif staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget\n\t\tatomicStored(unsafe.Pointer(%s), unsafe.Sizeof(*%s), site)\n\t}\n\t%s\n}\n\n", p, p, call)
+		fmt.Fprintf(b, "\tif syncGate.Load() != 0 { // syncHot, spelled out to fit the budget\n\t\tatomicStored(unsafe.Pointer(%s), unsafe.Sizeof(*%s), site)\n\t}\n\t%s\n}\n\n", p, p, call)
 		return
 	}
 	if size := loadSize(what); k == load && size != 0 {
 		// A load has nothing to do before it: the load, the test and
 		// one call after it, with two arguments, are within the
 		// inliner's budget.
-		fmt.Fprintf(b, "\tr := %s\n\tif staticSync || syncGate.Load() != 0 { // syncHot, spelled out to fit the budget\n\t\tatomicLoaded%d(unsafe.Pointer(%s), site)\n\t}\n\treturn r\n}\n\n", call, size, p)
+		fmt.Fprintf(b, "\tr := %s\n\tif syncGate.Load() != 0 { // syncHot, spelled out to fit the budget\n\t\tatomicLoaded%d(unsafe.Pointer(%s), site)\n\t}\n\treturn r\n}\n\n", call, size, p)
 		return
 	}
 	fmt.Fprintf(b, "\tsv := syncRef{p: %s}\n", addr)
