@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // The watchpoint tests drive SR/SW and CR/CW from real goroutines and
@@ -364,6 +365,45 @@ func TestWatchSlotsFull(t *testing.T) {
 				t.Errorf("dropped %d, want 2", got)
 			}
 		})
+	}
+}
+
+// TestCannotArm checks the lock-free test that lets a hardware sample
+// that cannot arm return before it looks anything up: it must agree with
+// claimSlot, dropping a sample whose bytes a slot watches or when every
+// slot watches, and no other.
+func TestCannotArm(t *testing.T) {
+	useEngine(t, &engine{soft: true}, time.Hour)
+	x := newWord()
+	addr := uintptr(unsafe.Pointer(x))
+	if cannotArm(addr, 8) {
+		t.Fatal("cannotArm with nothing armed")
+	}
+	access64(x, false, true) // watches the 8 bytes of x
+	tests := []struct {
+		name       string
+		addr, size uintptr
+		want       bool
+	}{
+		{"same bytes", addr, 8, true},
+		{"first byte", addr, 1, true},
+		{"last half", addr + 4, 4, true},
+		// A sample watches the first aligned 8 bytes it covers,
+		// addr-8 to addr here, which x's watchpoint does not.
+		{"a wider access", addr - 8, 24, false},
+		{"next word", addr + 8, 8, false},
+		{"previous word", addr - 8, 8, false},
+	}
+	for _, tt := range tests {
+		if got := cannotArm(tt.addr, tt.size); got != tt.want {
+			t.Errorf("%s: cannotArm = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+	for range numWatch - 1 {
+		access64(newWord(), false, true)
+	}
+	if y := newWord(); !cannotArm(uintptr(unsafe.Pointer(y)), 8) {
+		t.Errorf("cannotArm = false with all %d slots watching (armed %04b)", numWatch, watchArmed.Load())
 	}
 }
 
