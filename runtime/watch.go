@@ -149,7 +149,7 @@ func watchRange(addr, size uintptr) (lo, n uintptr) {
 // in a collide build, arms it and waits (DataCollider, Algorithm 2).
 func sample(p unsafe.Pointer, size uintptr, site uint64, write bool) {
 	e := watcher()
-	if !e.soft && cannotArm(uintptr(p), size) {
+	if !e.soft && cannotArm(uintptr(p), size, site) {
 		// The hardware sees this access as a second access without
 		// help, so a sample that cannot arm has nothing else to do.
 		watchStats.dropped.Add(1)
@@ -236,8 +236,8 @@ func sample(p unsafe.Pointer, size uintptr, site uint64, write bool) {
 // until the engine's loop or the reaper frees it, as they do within
 // maxNap; a slot freed meanwhile is found by the next sample. Dropping a
 // sample can miss a race, never invent one.
-func cannotArm(addr, size uintptr) bool {
-	if watchArmed.Load() == 1<<numWatch-1 {
+func cannotArm(addr, size uintptr, site uint64) bool {
+	if watchArmed.Load() == 1<<numWatch-1 || cooling(site) {
 		return true
 	}
 	lo, n := watchRange(addr, size)
@@ -247,6 +247,57 @@ func cannotArm(addr, size uintptr) bool {
 		}
 	}
 	return false
+}
+
+// A hardware watchpoint whose owner keeps accessing its bytes costs the
+// owner a debug exception and a sample at each access, about 15us, until
+// the engine has seen selfHitLimit of them and frees it early. The site
+// that armed it is usually in a loop, and arming it again at once (two
+// ioctls per event, about 50us) started the same cycle over: in a build
+// of bigcache that sampled a write of fmt's flags, every later read of
+// them by the owner trapped, and the cycle took most of the program's
+// time. Such a site cools down for one time limit instead: its samples
+// are dropped (cannotArm) until the reaper ends the cooldown. That bounds
+// what a site costs in its owner's own accesses to one arming and
+// selfHitLimit exceptions per time limit; it gives the site fewer
+// watchpoints, so it can miss a race, never invent one.
+const numCool = 16
+
+var coolSites [numCool]struct {
+	site  atomic.Uint64 // 0 if none
+	until atomic.Int64  // when the cooldown ends (nanotime)
+	_     [48]byte
+}
+
+// coolSite starts a cooldown of site until the time until.
+func coolSite(site uint64, until int64) {
+	c := &coolSites[site%numCool]
+	c.until.Store(until)
+	c.site.Store(site)
+}
+
+// cooling reports whether site is cooling down.
+func cooling(site uint64) bool {
+	return site != 0 && coolSites[site%numCool].site.Load() == site
+}
+
+// endCooldowns ends the cooldowns over at now and returns when the next
+// ends, or 0 if none is on. A cooldown started concurrently may be ended
+// early, which only gives its site a watchpoint sooner.
+func endCooldowns(now int64) (next int64) {
+	for i := range coolSites {
+		c := &coolSites[i]
+		site := c.site.Load()
+		if site == 0 {
+			continue
+		}
+		if u := c.until.Load(); now > u {
+			c.site.CompareAndSwap(site, 0)
+		} else if next == 0 || u < next {
+			next = u
+		}
+	}
+	return next
 }
 
 // claimSlot returns a free slot for the bytes [lo, hi), marked busy, or
@@ -339,9 +390,11 @@ func (r *watchRec) endWait() {
 
 // reapExpired ends the watchpoints whose time limit passed: it frees
 // them, or, for a watchpoint whose owner waits (a collide build), and
-// frees it when the wait ends, ends the wait. It returns the earliest time limit still
-// to come, or 0 if there is none.
+// frees it when the wait ends, ends the wait. It ends the cooldowns that
+// are over too (coolSite). It returns the earliest time limit or end of
+// a cooldown still to come, or 0 if there is none.
 func reapExpired(now int64) (next int64) {
+	next = endCooldowns(now)
 	for i := range watchSlots {
 		r := watchSlots[i].rec.Load()
 		switch {

@@ -554,6 +554,7 @@ func (h *hwWatch) decide(rec []byte) {
 		// 15us: an owner that keeps touching the bytes gets its
 		// watchpoint back early.
 		if r.selfHits.Add(1) == selfHitLimit {
+			coolSite(r.site, when+watchLimit.Load())
 			freeWatch(slot, r)
 		}
 		return

@@ -376,7 +376,7 @@ func TestCannotArm(t *testing.T) {
 	useEngine(t, &engine{soft: true}, time.Hour)
 	x := newWord()
 	addr := uintptr(unsafe.Pointer(x))
-	if cannotArm(addr, 8) {
+	if cannotArm(addr, 8, newSite()) {
 		t.Fatal("cannotArm with nothing armed")
 	}
 	access64(x, false, true) // watches the 8 bytes of x
@@ -395,14 +395,14 @@ func TestCannotArm(t *testing.T) {
 		{"previous word", addr - 8, 8, false},
 	}
 	for _, tt := range tests {
-		if got := cannotArm(tt.addr, tt.size); got != tt.want {
+		if got := cannotArm(tt.addr, tt.size, newSite()); got != tt.want {
 			t.Errorf("%s: cannotArm = %v, want %v", tt.name, got, tt.want)
 		}
 	}
 	for range numWatch - 1 {
 		access64(newWord(), false, true)
 	}
-	if y := newWord(); !cannotArm(uintptr(unsafe.Pointer(y)), 8) {
+	if y := newWord(); !cannotArm(uintptr(unsafe.Pointer(y)), 8, newSite()) {
 		t.Errorf("cannotArm = false with all %d slots watching (armed %04b)", numWatch, watchArmed.Load())
 	}
 }
