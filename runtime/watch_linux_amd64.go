@@ -134,6 +134,9 @@ type hwWatch struct {
 	mu   sync.Mutex    // serializes draining
 	lost atomic.Uint64 // samples the kernel dropped
 	buf  []byte        // scratch for records that wrap, under mu
+	// spent holds, under mu, the records of the slots that a flush
+	// found hit after their owner synchronized (see flush).
+	spent [numWatch]*watchRec
 }
 
 // hwPark is the address disarmed events point at; nothing accesses it.
@@ -445,9 +448,39 @@ func (h *hwWatch) loop() {
 }
 
 // flush decides every sample the kernel has written so far.
+//
+// A watchpoint hit by another goroutine after its owner synchronized is
+// spent: every access from then on comes after the owner's clock moved,
+// and none can be reported. Left armed until its time limit, it made
+// every access to its bytes a debug exception and a sample, about 15us,
+// for nothing (bufio.Reader's fields in fasthttp's server, whose
+// connections' readers pass between goroutines). flush frees it, but
+// only after draining every ring again: a hit that happened before the
+// owner synchronized may sit in a ring this flush had drained already,
+// and the kernel wrote it when it happened, before the hit that showed
+// the watchpoint spent, so the second pass decides it first.
 func (h *hwWatch) flush() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.drainAll()
+	spent := false
+	for _, r := range h.spent {
+		spent = spent || r != nil
+	}
+	if !spent {
+		return
+	}
+	h.drainAll()
+	for i, r := range h.spent {
+		if r != nil {
+			freeWatch(i, r) // nothing if the slot has been freed and armed again
+			h.spent[i] = nil
+		}
+	}
+}
+
+// drainAll decides the samples of every ring; the caller holds h.mu.
+func (h *hwWatch) drainAll() {
 	for i := range h.ring {
 		h.drain(&h.ring[i])
 	}
@@ -560,7 +593,12 @@ func (h *hwWatch) decide(rec []byte) {
 		return
 	}
 	if c := r.changedAt.Load(); c != 0 && when+hwSlack >= c {
-		return // the owner synchronized before the access
+		// The owner synchronized before the access: the watchpoint
+		// is spent (see flush), unless its owner waits on it.
+		if !r.wait {
+			h.spent[slot] = r
+		}
+		return
 	}
 	// R14 holds the current g in Go code compiled for amd64, a g struct
 	// the runtime never frees. In assembly and C code it may hold

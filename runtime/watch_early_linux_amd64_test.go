@@ -55,3 +55,50 @@ func TestWatchSelfHitCooldown(t *testing.T) {
 		t.Error("the site armed nothing after its cooldown")
 	}
 }
+
+// TestWatchSpentFreed: a hardware watchpoint that another goroutine hits
+// after the owner synchronized can report nothing more, and the engine
+// frees it then rather than at its time limit, with no report; a hit
+// before the owner synchronized is still reported (TestWatchScenarios's
+// sync-after).
+func TestWatchSpentFreed(t *testing.T) {
+	e := requireHW(t)
+	useEngine(t, e, time.Hour)
+	x, site := newWord(), newSite()
+	armed := func() bool {
+		for i := range watchSlots {
+			if r := watchSlots[i].rec.Load(); r != nil && r.site == site {
+				return true
+			}
+		}
+		return false
+	}
+	before := Races()
+	// The owner stays alive until the end, so that the other goroutine
+	// does not run on its g, where its access would be the owner's.
+	owned, release := make(chan struct{}), make(chan struct{})
+	defer close(release)
+	go func() {
+		store64(SW(x, site), 1)
+		syncOp() // the owner's clock moves: the watchpoint is spent
+		close(owned)
+		<-release
+	}()
+	<-owned
+	if !armed() {
+		t.Fatal("the sampled write armed no watchpoint")
+	}
+	done := make(chan struct{})
+	go func() {
+		store64(x, 2) // a hit after the owner synchronized
+		close(done)
+	}()
+	<-done
+	settle(e)
+	if armed() {
+		t.Error("a watchpoint hit after its owner synchronized is still armed")
+	}
+	if Races() != before {
+		t.Error("a hit after the owner synchronized was reported")
+	}
+}
