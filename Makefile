@@ -43,8 +43,10 @@ check-generated:
 # modules from the proxy) uninstrumented, under go test -race and under
 # racegen at several rates, interleaved; writes docs/bench.md and its plots.
 # BENCHFLAGS="-modes dynamic -rates 0,0.01,1" took 42 minutes, 21 of them
-# building; every mode takes longer. BENCHFLAGS="-reps 1 -workloads msort"
-# is quick.
+# building, with the iteration counts before 2026-11-27, which are about
+# twice as many since (geometric mean; bench/driver/workloads.go): expect
+# its running half to take about twice as long. Every mode takes longer.
+# BENCHFLAGS="-reps 1 -workloads msort" is quick.
 bench:
 	$(GO) run ./bench/driver $(BENCHFLAGS)
 
