@@ -102,11 +102,11 @@ func syncer() *thread {
 
 // syncHot reports whether a synchronization operation must call into
 // the detector: to be recorded (the gate is open) or only counted for
-// the pacer (in a period it measures). It
-// inlines, so that the wrappers (Lock, Send, the atomics, ...) test it
-// around the operation they wrap and, at rate 0 with the gate closed,
-// make no call at all; their recording halves (acquireAt and the like)
-// start with syncer, which decides again.
+// the pacer (in a period it measures). It inlines, so that the wrappers
+// (Lock, Send, the atomics, ...) test it around the operation they wrap
+// and, at rate 0 with the gate closed, make no call at all; their
+// recording halves (acquireAt and the like) start with syncer, which
+// decides again.
 func syncHot() bool { return syncGate.Load() != 0 }
 
 // recording reports whether synchronization must be recorded: the gate

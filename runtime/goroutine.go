@@ -146,8 +146,9 @@ func GoEnd() {
 	gp := getg()
 	var t *thread
 	if gp != 0 {
-		// A goroutine of a static build, or one started while the
-		// gate was closed in one, may have no entry.
+		// In a static build the goroutine may have no entry
+		// (startFresh), or the entry of an earlier goroutine on its
+		// g, which has ended too.
 		if t = gtab.lookup(gp); t != nil {
 			gtab.store(gp, nil)
 		}
