@@ -137,8 +137,44 @@ func initWatch() {
 		watchLoopHW = hw
 		go racegenWatchLoop()
 	}
-	curEngine.Store(e)
+	setEngine(e)
 	go racegenReaper()
+}
+
+// setEngine makes e the engine.
+func setEngine(e *engine) {
+	armedMu.Lock()
+	defer armedMu.Unlock()
+	curEngine.Store(e)
+	updateHWFull()
+}
+
+// hwFull is set while every slot watches on the hardware engine, when a
+// sample is dropped whatever its bytes: SR and SW test it inline
+// (dropsAtOnce). It is derived from watchArmed and the engine under
+// armedMu, which every change of either takes, so that it is never left
+// set with a slot free: arming and freeing are rare next to samples.
+var (
+	armedMu sync.Mutex
+	hwFull  atomic.Bool
+)
+
+// setArmed sets or clears slot i's bit in watchArmed.
+func setArmed(i int, on bool) {
+	armedMu.Lock()
+	defer armedMu.Unlock()
+	if on {
+		watchArmed.Or(1 << i)
+	} else {
+		watchArmed.And(^uint32(1 << i))
+	}
+	updateHWFull()
+}
+
+// updateHWFull derives hwFull; the caller holds armedMu.
+func updateHWFull() {
+	e := curEngine.Load()
+	hwFull.Store(watchArmed.Load() == 1<<numWatch-1 && e != nil && !e.soft)
 }
 
 // watcher returns the engine, starting it on first use.
@@ -222,7 +258,7 @@ func sample(p unsafe.Pointer, size uintptr, site uint64, write bool) {
 		}
 	}
 	gateInc() // before the owner's next synchronization: see gate
-	watchArmed.Or(1 << i)
+	setArmed(i, true)
 	s.busy.Store(false)
 	watchStats.armed.Add(1)
 	if e.soft || r.wait {
@@ -374,7 +410,7 @@ func freeWatch(i int, r *watchRec) bool {
 		s.busy.Store(false)
 		return false
 	}
-	watchArmed.And(^uint32(1 << i))
+	setArmed(i, false)
 	gateDec()
 	s.rec.Store(nil)
 	releaseSlot(curEngine.Load(), i)
@@ -535,3 +571,14 @@ func clockRace(i int, r *watchRec, cur accessInfo, key uint64) {
 		exit(opts.exitCode)
 	}
 }
+
+// sampleRead and sampleWrite are sample for SR and SW: one argument
+// fewer keeps the hooks, with their inline test (dropsAtOnce), within the
+// inliner's budget, and they are not inlined themselves, which would
+// count sample's call against that budget.
+//
+//go:noinline
+func sampleRead(p unsafe.Pointer, size uintptr, site uint64) { sample(p, size, site, false) }
+
+//go:noinline
+func sampleWrite(p unsafe.Pointer, size uintptr, site uint64) { sample(p, size, site, true) }

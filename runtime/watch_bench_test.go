@@ -93,11 +93,11 @@ func BenchmarkWatchOnSync(b *testing.B) {
 func useEngineB(e *engine, limit time.Duration) func() {
 	orig := watcher()
 	freeAll()
-	curEngine.Store(e)
+	setEngine(e)
 	old := watchLimit.Swap(int64(limit))
 	return func() {
 		freeAll()
-		curEngine.Store(orig)
+		setEngine(orig)
 		watchLimit.Store(old)
 	}
 }

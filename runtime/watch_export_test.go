@@ -22,11 +22,11 @@ func UseWatchEngine(name string, limit time.Duration) (restore func()) {
 		e = orig
 	}
 	freeAll()
-	curEngine.Store(e)
+	setEngine(e)
 	old := watchLimit.Swap(int64(limit))
 	return func() {
 		freeAll()
-		curEngine.Store(orig)
+		setEngine(orig)
 		watchLimit.Store(old)
 	}
 }

@@ -103,11 +103,11 @@ func useEngine(t *testing.T, e *engine, limit time.Duration) {
 	t.Helper()
 	orig := hwEngine()
 	freeAll()
-	curEngine.Store(e)
+	setEngine(e)
 	old := watchLimit.Swap(int64(limit))
 	t.Cleanup(func() {
 		freeAll()
-		curEngine.Store(orig)
+		setEngine(orig)
 		watchLimit.Store(old)
 	})
 }
@@ -282,13 +282,13 @@ func TestWatchHWMatchesSW(t *testing.T) {
 
 func useEngineNoCleanup(e *engine, limit time.Duration) {
 	freeAll()
-	curEngine.Store(e)
+	setEngine(e)
 	watchLimit.Store(int64(limit))
 }
 
 func restoreEngine() {
 	freeAll()
-	curEngine.Store(hwEngine())
+	setEngine(hwEngine())
 	watchLimit.Store(int64(opts.watch))
 }
 
@@ -344,7 +344,8 @@ func TestWatchTimeLimit(t *testing.T) {
 }
 
 // TestWatchSlotsFull: when every slot is busy a new sample is dropped, as
-// is a sample of bytes already watched.
+// is a sample of bytes already watched. On hardware SR and SW drop it
+// inline, without a count (dropsAtOnce).
 func TestWatchSlotsFull(t *testing.T) {
 	for _, e := range engines(t) {
 		t.Run(e.String(), func(t *testing.T) {
@@ -361,8 +362,18 @@ func TestWatchSlotsFull(t *testing.T) {
 			if got := watchStats.armed.Load() - armed; got != numWatch {
 				t.Errorf("armed %d, want %d", got, numWatch)
 			}
-			if got := watchStats.dropped.Load() - dropped; got != 2 {
-				t.Errorf("dropped %d, want 2", got)
+			last := uintptr(unsafe.Pointer(ws[numWatch]))
+			for i := range watchSlots {
+				if r := watchSlots[i].rec.Load(); r != nil && r.lo == last {
+					t.Errorf("slot %d watches the sample made with every slot watching", i)
+				}
+			}
+			if e.soft {
+				if got := watchStats.dropped.Load() - dropped; got != 2 {
+					t.Errorf("dropped %d, want 2", got)
+				}
+			} else if !dropsAtOnce() {
+				t.Error("with every slot watching, SR and SW do not drop their samples at once")
 			}
 		})
 	}

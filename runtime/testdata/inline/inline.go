@@ -58,3 +58,9 @@ func Atomics() int64 {
 	rt.AtomicUint64Store(&u64, 1, 19)   // want AtomicUint64Store
 	return rt.AtomicLoadInt64(&n64, 20) // want AtomicLoadInt64
 }
+
+// Static holds the hooks of sampled sites in static builds, which test
+// inline whether the sample is dropped at once.
+func Static() {
+	*rt.SW(&i, 21) = *rt.SR(&i, 22) + 1 // want SR SW
+}
