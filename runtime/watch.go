@@ -156,7 +156,13 @@ func setEngine(e *engine) {
 // set with a slot free: arming and freeing are rare next to samples.
 var (
 	armedMu sync.Mutex
-	hwFull  atomic.Bool
+	// hwFull is read by every execution of a sampled site: it has a
+	// cache line to itself, away from armedMu and the counters.
+	hwFull struct {
+		_ [64]byte
+		atomic.Bool
+		_ [64]byte
+	}
 )
 
 // setArmed sets or clears slot i's bit in watchArmed.

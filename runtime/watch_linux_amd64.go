@@ -594,9 +594,14 @@ func (h *hwWatch) decide(rec []byte) {
 	}
 	if c := r.changedAt.Load(); c != 0 && when+hwSlack >= c {
 		// The owner synchronized before the access: the watchpoint
-		// is spent (see flush), unless its owner waits on it.
+		// is spent (see flush), unless its owner waits on it. Its
+		// site cools down, as after the owner's own accesses: one
+		// that keeps arming on bytes other goroutines take over once
+		// it synchronizes would otherwise pay an arming, two ioctls
+		// per event, at each execution.
 		if !r.wait {
 			h.spent[slot] = r
+			coolSite(r.site, when+watchLimit.Load())
 		}
 		return
 	}
