@@ -33,8 +33,8 @@ func (w *workload) Source() string {
 // run took 0.14 s and its rate-0 runs 0.59-1.22 times that). The counts
 // were last set on 2026-11-27, when the earlier ones gave 0.44-0.89 s
 // for nine of the twelve; with these, `go run ./bench/driver -reps 3
-// -modes '' -race=false -rates '' -own-rates '' -fresa-rates ''
-// -static-rates '' -collide-rates ''` measured 1.11-1.61 s for every
+// -modes ” -race=false -rates ” -own-rates ” -fresa-rates ”
+// -static-rates ” -collide-rates ”` measured 1.11-1.61 s for every
 // workload. The machine's speed varies from day to day by a third.
 var workloads = []workload{
 	// In-repo workloads: the hot loops are racegen's user code.
