@@ -32,10 +32,10 @@ func (w *workload) Source() string {
 // machine's noise more than the program (at 8x, msort's uninstrumented
 // run took 0.14 s and its rate-0 runs 0.59-1.22 times that). The counts
 // were last set on 2026-11-27, when the earlier ones gave 0.44-0.89 s
-// for nine of the twelve; with these, `go run ./bench/driver -reps 3
-// -modes ” -race=false -rates ” -own-rates ” -fresa-rates ”
-// -static-rates ” -collide-rates ”` measured 1.11-1.61 s for every
-// workload. The machine's speed varies from day to day by a third.
+// for nine of the twelve; with these, the uninstrumented configuration
+// alone (go run ./bench/driver -reps 3 -race=false, with -modes and
+// every -*rates flag set to "") measured 1.11-1.61 s for every workload.
+// The machine's speed varies from day to day by a third.
 var workloads = []workload{
 	// In-repo workloads: the hot loops are racegen's user code.
 	{Name: "msort", Pkg: "bench/workloads/msort", Bench: "^BenchmarkSort$", Benchtime: "128x"},
