@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -119,6 +120,9 @@ func freeAll() {
 		}
 	}
 	waitIdle()
+	// The slots that hardware watchpoints freed early rest until
+	// their time limits, which tests set long.
+	endRests(math.MaxInt64)
 }
 
 // waitIdle waits, for up to a minute, until no slot is held. A free made
