@@ -56,15 +56,8 @@ const (
 )
 
 // syncOps counts synchronization operations, striped to keep goroutines
-// on different cores from contending for one counter. A stripe is 128
-// bytes so that no two counters share a cache line whatever the array's
-// alignment (a global is only 8-byte aligned): with 64-byte stripes,
-// neighbouring counters shared lines, and the counting of operations made
-// while the gate was closed cost more than the operations.
-var syncOps [16]struct {
-	n atomic.Uint64
-	_ [120]byte
-}
+// on different cores from contending for one counter.
+var syncOps stripedCount
 
 // countingOn is 1 while synchronization operations are counted: in the
 // periods the pacer measures.
@@ -84,14 +77,14 @@ func setCounting(on bool) {
 
 func countSync(t *thread) {
 	if counting() {
-		syncOps[t.tid&15].n.Add(1)
+		syncOps.add(uintptr(t.tid), 1)
 	}
 }
 
 // countIdleSync counts an operation made while the gate was closed, which
 // has no thread to pick a stripe by; the g pointer spreads goroutines
 // instead (g structs are at least 256 bytes apart).
-func countIdleSync() { syncOps[getg()>>8&15].n.Add(1) }
+func countIdleSync() { syncOps.addByG(1) }
 
 // countIdlePair counts both halves of an operation whose first half found
 // the gate closed (a channel send or receive, an atomic load or
@@ -101,15 +94,9 @@ func countIdleSync() { syncOps[getg()>>8&15].n.Add(1) }
 // off by one at a transition of the gate, which is rare.)
 //
 //go:noinline
-func countIdlePair() { syncOps[getg()>>8&15].n.Add(2) }
+func countIdlePair() { syncOps.addByG(2) }
 
-func totalSyncOps() uint64 {
-	var n uint64
-	for i := range syncOps {
-		n += syncOps[i].n.Load()
-	}
-	return n
-}
+func totalSyncOps() uint64 { return syncOps.load() }
 
 // startSampling sets the sampling state for rate r. Rates 0 and 1 need no
 // controller.

@@ -77,30 +77,8 @@ var (
 // watchStats count what the engine did, for tests and docs.
 var watchStats struct {
 	armed, hits, races atomic.Uint64
-	dropped            stripedCount
+	dropped            stripedCount  // a hot sampled site drops at nearly every execution
 	retired            atomic.Uint64 // slots retired by releaseSlot
-}
-
-// A stripedCount is a counter that goroutines on different processors
-// add to without sharing a cache line, striped by g: a hot sampled site
-// drops a sample at nearly every execution, and one shared counter, its
-// line bouncing between the processors, cost those samples 80 ns each in
-// fasthttp's static build, most of what dropping them cost.
-type stripedCount [16]struct {
-	n atomic.Uint64
-	_ [120]byte // 128 bytes apart, as syncOps (pacer.go)
-}
-
-// Add1 adds one.
-func (c *stripedCount) Add1() { c[getg()>>8&15].n.Add(1) }
-
-// Load returns the count.
-func (c *stripedCount) Load() uint64 {
-	var n uint64
-	for i := range c {
-		n += c[i].n.Load()
-	}
-	return n
 }
 
 // hwArmPause, when a test sets it, runs while a hardware watchpoint is
@@ -233,7 +211,7 @@ func sample(p unsafe.Pointer, size uintptr, site uint64, write bool) {
 	if !e.soft && cannotArm(uintptr(p), size, site) {
 		// The hardware sees this access as a second access without
 		// help, so a sample that cannot arm has nothing else to do.
-		watchStats.dropped.Add1()
+		watchStats.dropped.addByG(1)
 		return
 	}
 	t := current()
@@ -256,7 +234,7 @@ func sample(p unsafe.Pointer, size uintptr, site uint64, write bool) {
 	now := nanotime()
 	i := claimSlot(lo, lo+n, now)
 	if i < 0 {
-		watchStats.dropped.Add1()
+		watchStats.dropped.addByG(1)
 		return
 	}
 	r := &watchRec{
@@ -275,7 +253,7 @@ func sample(p unsafe.Pointer, size uintptr, site uint64, write bool) {
 		if err := e.hw.arm(i, lo, n, write); err != nil {
 			s.rec.Store(nil)
 			releaseSlot(e, i)
-			watchStats.dropped.Add1()
+			watchStats.dropped.addByG(1)
 			return
 		}
 	}

@@ -41,9 +41,9 @@ func TestWatchDisarmFailure(t *testing.T) {
 				}
 				return orig(fd, req, arg)
 			}
-			retired, dropped := watchStats.retired.Load(), watchStats.dropped.Load()
+			retired, dropped := watchStats.retired.Load(), watchStats.dropped.load()
 			access64(newWord(), false, true) // a sampled read: arm a slot
-			if n := watchStats.dropped.Load() - dropped; n != 1 {
+			if n := watchStats.dropped.load() - dropped; n != 1 {
 				t.Errorf("%d samples dropped, want 1: the watchpoint could not be armed", n)
 			}
 			if watchArmed.Load() != 0 {

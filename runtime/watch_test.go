@@ -356,7 +356,7 @@ func TestWatchSlotsFull(t *testing.T) {
 			// Long enough that no slot expires while the test runs,
 			// however slowly.
 			useEngine(t, e, time.Hour)
-			armed, dropped := watchStats.armed.Load(), watchStats.dropped.Load()
+			armed, dropped := watchStats.armed.Load(), watchStats.dropped.load()
 			var ws [numWatch + 1]*uint64
 			for i := range ws {
 				ws[i] = newWord()
@@ -373,7 +373,7 @@ func TestWatchSlotsFull(t *testing.T) {
 				}
 			}
 			if e.soft {
-				if got := watchStats.dropped.Load() - dropped; got != 2 {
+				if got := watchStats.dropped.load() - dropped; got != 2 {
 					t.Errorf("dropped %d, want 2", got)
 				}
 			} else if !dropsAtOnce() {
