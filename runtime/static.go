@@ -67,9 +67,9 @@ func SW[T any](p *T, site uint64) *T {
 	return p
 }
 
-// dropsAtOnce reports, for SR and SW to test inline, whether a sample at
-// site is dropped whatever its address: on the hardware engine, every
-// slot watches or the site cools down (cannotArm, coolSite). A site that
+// dropsAtOnce reports, for SR and SW to test inline, whether a sample is
+// dropped whatever its address and site: on the hardware engine, every
+// slot watches or rests (hwFull; cannotArm tests the rest). A site that
 // a build sampled in an inner loop (a byte of hashpool's hash, sampled
 // at -seed=3) runs its hook at each iteration, and nearly every one
 // finds the four slots taken: as a call into sample, with its count of

@@ -284,8 +284,9 @@ func sample(p unsafe.Pointer, size uintptr, site uint64, write bool) {
 }
 
 // cannotArm reports, without a lock, whether a sample of the size bytes
-// at addr would certainly be dropped: every slot watches, or one watches
-// bytes that the sample would watch. A site that a build sampled runs its
+// at addr would certainly be dropped: every slot watches or rests, its
+// site cools down, or a slot watches bytes that the sample would watch.
+// A site that a build sampled runs its
 // hook at every execution, and in a hot loop nearly every execution finds
 // the slots taken, often by its own earlier executions: this is the test
 // that makes such an execution cheap, before the goroutine lookup and the

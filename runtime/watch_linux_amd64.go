@@ -463,11 +463,7 @@ func (h *hwWatch) flush() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.drainAll()
-	spent := false
-	for _, r := range h.spent {
-		spent = spent || r != nil
-	}
-	if !spent {
+	if h.spent == [numWatch]*watchRec{} {
 		return
 	}
 	h.drainAll()
