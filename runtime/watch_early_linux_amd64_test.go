@@ -16,16 +16,8 @@ func TestWatchSelfHitCooldown(t *testing.T) {
 	const limit = 50 * time.Millisecond
 	useEngine(t, e, limit)
 	x, site := newWord(), newSite()
-	armed := func() bool {
-		for i := range watchSlots {
-			if r := watchSlots[i].rec.Load(); r != nil && r.site == site {
-				return true
-			}
-		}
-		return false
-	}
 	store64(SW(x, site), 1)
-	if !armed() {
+	if !siteArmed(site) {
 		t.Fatal("the sampled write armed no watchpoint")
 	}
 	start := time.Now()
@@ -33,14 +25,14 @@ func TestWatchSelfHitCooldown(t *testing.T) {
 		store64(x, uint64(i)) // the owner's own accesses: each traps
 	}
 	settle(e)
-	if armed() {
+	if siteArmed(site) {
 		t.Fatalf("the watchpoint is still armed after %d of its owner's accesses", 4*selfHitLimit)
 	}
 	if !cooling(site) {
 		t.Fatal("the site of a watchpoint freed for its owner's accesses is not cooling down")
 	}
 	store64(SW(x, site), 2)
-	if armed() && time.Since(start) < limit {
+	if siteArmed(site) && time.Since(start) < limit {
 		t.Fatal("the site armed again during its cooldown")
 	}
 	deadline := time.Now().Add(time.Minute)
@@ -51,7 +43,7 @@ func TestWatchSelfHitCooldown(t *testing.T) {
 		t.Fatal("the cooldown did not end within a minute")
 	}
 	store64(SW(x, site), 3)
-	if !armed() {
+	if !siteArmed(site) {
 		t.Error("the site armed nothing after its cooldown")
 	}
 }
@@ -65,14 +57,6 @@ func TestWatchSpentFreed(t *testing.T) {
 	e := requireHW(t)
 	useEngine(t, e, time.Hour)
 	x, site := newWord(), newSite()
-	armed := func() bool {
-		for i := range watchSlots {
-			if r := watchSlots[i].rec.Load(); r != nil && r.site == site {
-				return true
-			}
-		}
-		return false
-	}
 	before := Races()
 	// The owner stays alive until the end, so that the other goroutine
 	// does not run on its g, where its access would be the owner's.
@@ -85,7 +69,7 @@ func TestWatchSpentFreed(t *testing.T) {
 		<-release
 	}()
 	<-owned
-	if !armed() {
+	if !siteArmed(site) {
 		t.Fatal("the sampled write armed no watchpoint")
 	}
 	done := make(chan struct{})
@@ -95,10 +79,20 @@ func TestWatchSpentFreed(t *testing.T) {
 	}()
 	<-done
 	settle(e)
-	if armed() {
+	if siteArmed(site) {
 		t.Error("a watchpoint hit after its owner synchronized is still armed")
 	}
 	if Races() != before {
 		t.Error("a hit after the owner synchronized was reported")
 	}
+}
+
+// siteArmed reports whether a slot watches for a sample made at site.
+func siteArmed(site uint64) bool {
+	for i := range watchSlots {
+		if r := watchSlots[i].rec.Load(); r != nil && r.site == site {
+			return true
+		}
+	}
+	return false
 }
