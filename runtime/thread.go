@@ -288,25 +288,17 @@ func lazyContext(gp uintptr, goid int64, cleanup bool, createdBy string) *thread
 	if createdBy == "" {
 		createdBy = creatorText()
 	}
-	if staticSync {
-		// Only an identity for watchpoints and reports: no slot,
-		// no clock.
-		t := &thread{g: gp, goid: goid, createdBy: createdBy}
-		if gp != 0 {
-			gtab.store(gp, t)
-		}
-		return t
+	t := &thread{g: gp, goid: goid, createdBy: createdBy, cleanup: cleanup}
+	// In a static build only an identity for watchpoints and reports:
+	// no slot, no clock.
+	if !staticSync {
+		t.takeSlot()
+		t.vc = everyClock(cleanup, spareAloneClock.Swap(nil))
+		t.catchUp()
+		t.ep.Add(1 << tidBits) // start past everything just joined
+		t.changed()
+		publish(t)
 	}
-	t := newThread()
-	t.g = gp
-	t.goid = goid
-	t.createdBy = createdBy
-	t.cleanup = cleanup
-	t.vc = everyClock(cleanup, spareAloneClock.Swap(nil))
-	t.catchUp()
-	t.ep.Add(1 << tidBits) // start past everything just joined
-	t.changed()
-	publish(t)
 	if gp != 0 {
 		gtab.store(gp, t)
 	}
