@@ -27,9 +27,7 @@ const (
 //go:noinline
 func atomicPre(p unsafe.Pointer, size uintptr, kind int, site uint64) syncRef {
 	if staticSync {
-		if t := current(); t != nil {
-			t.onSync()
-		}
+		onSync()
 		return syncRef{}
 	}
 	o := opAtomic
@@ -74,9 +72,7 @@ func atomicLoaded8(p unsafe.Pointer, site uint64) { atomicLoaded(p, 8, site, opA
 // load, that test and the call, and it inlines into the caller.
 func atomicLoaded(p unsafe.Pointer, size uintptr, site uint64, o op) {
 	if staticSync {
-		if t := current(); t != nil {
-			t.onSync()
-		}
+		onSync()
 		return
 	}
 	access(p, size, site, o)
@@ -117,7 +113,7 @@ func atomicPost(op syncRef) {
 //go:noinline
 func atomicAcquire(op syncRef) {
 	if staticSync {
-		return // atomicPre ticked the clock
+		return // atomicPre made the operation's onSync
 	}
 	t := syncer()
 	op.object(t).acquire(t)

@@ -87,9 +87,11 @@ func switchSampling(on bool) {
 }
 
 // syncer returns the current goroutine's state for a synchronization
-// operation, or nil when the gate is closed and the operation need not be
-// recorded. Every synchronization wrapper starts with it, and the syncVar
-// methods do nothing for a nil thread.
+// operation, or nil when the operation need not be recorded: the gate is
+// closed, or the build is static, where the operation's whole effect is
+// onSync's. Every synchronization wrapper starts with it, and the syncVar
+// methods do nothing for a nil thread. It makes the operation's onSync in
+// every build: the watchpoint engine's tests run in dynamic builds.
 func syncer() *thread {
 	if !gateOpen() {
 		if counting() {
@@ -97,6 +99,25 @@ func syncer() *thread {
 		}
 		return nil
 	}
+	onSync()
+	if staticSync {
+		return nil
+	}
+	return current()
+}
+
+// forker returns the state of a goroutine making a go statement, or nil
+// when the gate is closed: unlike other synchronization operations, a go
+// statement made while the gate is open needs its goroutine's state in a
+// static build too, for the child's creation stack (staticFork).
+func forker() *thread {
+	if !staticSync {
+		return syncer()
+	}
+	if !gateOpen() {
+		return nil
+	}
+	onSync()
 	return current()
 }
 

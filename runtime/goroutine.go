@@ -31,7 +31,7 @@ const creationDepth = 16
 //
 //go:noinline
 func GoFork() Goroutine {
-	t := syncer()
+	t := forker()
 	if t == nil {
 		return Goroutine{fresh: true}
 	}

@@ -94,7 +94,7 @@ func GoSpawn() unsafe.Pointer {
 		}
 	}
 	var s *spawn
-	switch t := syncer(); {
+	switch t := forker(); {
 	case t == nil && old == nil:
 		s = &freshSpawn
 	case t == nil:

@@ -11,7 +11,10 @@ import "unsafe"
 // goroutine's scalar clock (CRSampler's onSync): a second access is
 // reported only while the first goroutine's clock still has the value it
 // had at the first access (a clock race, Definition 1), which makes every
-// report a happens-before race (Theorem 1). See docs/static.md.
+// report a happens-before race (Theorem 1). The clock itself is never
+// kept: only its first tick after a watchpoint's first access matters,
+// and that tick is stamped on the watchpoint (onSync). See
+// docs/static.md.
 
 // staticSync is set in static and collide builds: synchronization wrappers
 // then only tick the scalar clock, and keep no vector clocks and no state
@@ -22,25 +25,63 @@ const staticSync = buildMode != "dynamic"
 // watchpoint is armed.
 const collideBuild = buildMode == "collide"
 
-// onSync is CRSampler's onSync: every synchronization operation of t ticks
-// its scalar clock. Only t writes t.sc. Watchpoints that t armed learn of
-// the tick here, with the time it happened, so that a second access
+// onSync is CRSampler's onSync, made by every synchronization operation
+// while the gate is open (syncer, forker, and the atomic wrappers of
+// static builds): the calling goroutine's scalar clock ticks. The tick
+// matters only to the watchpoints the goroutine armed (their clock
+// condition), and only the first after each one's first access: onSync
+// stamps them with the time of it (changedAt), so that a second access
 // observed later (by the hardware, asynchronously) can still be placed
-// before or after it.
-func (t *thread) onSync() {
-	t.sc++
-	if watchArmed.Load() != 0 {
-		clockMoved(t)
+// before or after it, and the watchpoint, which can report nothing more,
+// stops trapping (parkSpent).
+//
+// The owner is found by its g, compared with each armed watchpoint's,
+// rather than by the goroutine's state, which would cost a lookup
+// (current) at every synchronization operation while anything is armed:
+// 17 million of them in a run of fasthttp's two make bench benchmarks
+// built at -seed=1. A goroutine that
+// runs on a g after the owner has ended stamps the owner's watchpoints
+// too, which can only end a watchpoint's chance early, as the hardware
+// check that takes an access on the owner's g for the owner's does.
+// Without getg (other architectures) the owner is found by its state.
+func onSync() {
+	if m := watchArmed.Load(); m != 0 {
+		stampOwned(m)
 	}
 }
 
-// staticFork is GoFork in static builds: the parent ticks its clock and
-// the child gets a thread, without a slot or a vector clock, that carries
-// its identity and creation stack for reports.
+// stampOwned is the rest of onSync, for the slots armed in the mask m.
+func stampOwned(m uint32) {
+	gp := getg()
+	var t *thread
+	if gp == 0 {
+		if t = current(); t == nil {
+			return
+		}
+	}
+	var now int64
+	for i := 0; m != 0; i, m = i+1, m>>1 {
+		if m&1 == 0 {
+			continue
+		}
+		r := watchSlots[i].rec.Load()
+		if r == nil || r.changedAt.Load() != 0 || r.g != gp || gp == 0 && r.owner != t {
+			continue
+		}
+		if now == 0 {
+			now = nanotime()
+		}
+		r.changedAt.Store(now)
+		parkSpent(i, r)
+	}
+}
+
+// staticFork is GoFork in static builds, once forker has made the
+// parent's onSync: the child gets a thread, without a slot or a vector
+// clock, that carries its identity and creation stack for reports.
 //
 //go:noinline
 func staticFork(t *thread) Goroutine {
-	t.onSync()
 	u := &thread{parent: t.goid}
 	var pcs [creationDepth]uintptr
 	n := creators(pcs[:])

@@ -23,9 +23,7 @@ func AcquireAll() {
 //go:noinline
 func acquireAll() {
 	if staticSync {
-		if t := current(); t != nil {
-			t.onSync()
-		}
+		onSync()
 		return
 	}
 	t := syncer()

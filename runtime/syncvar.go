@@ -279,10 +279,7 @@ func (s *syncTable) count() int {
 // an exclusive lock, which every later acquirer is ordered after.
 func (sv *syncVar) release(t *thread) {
 	if staticSync {
-		if t != nil {
-			t.onSync()
-		}
-		return
+		return // syncer made the operation's onSync
 	}
 	if sv == nil || t == nil {
 		return
@@ -299,10 +296,7 @@ func (sv *syncVar) release(t *thread) {
 // release that does not supersede the releases before it.
 func (sv *syncVar) releaseMerge(t *thread) {
 	if staticSync {
-		if t != nil {
-			t.onSync()
-		}
-		return
+		return // syncer made the operation's onSync
 	}
 	if sv == nil || t == nil {
 		return
@@ -318,10 +312,7 @@ func (sv *syncVar) releaseMerge(t *thread) {
 // acquire joins sv's clock into t (Ct ← Ct ⊔ Cm).
 func (sv *syncVar) acquire(t *thread) {
 	if staticSync {
-		if t != nil {
-			t.onSync()
-		}
-		return
+		return // syncer made the operation's onSync
 	}
 	if sv == nil || t == nil {
 		return
@@ -338,10 +329,7 @@ func (sv *syncVar) acquire(t *thread) {
 // releaseReverse joins t's clock into sv's second clock and ticks t.
 func (sv *syncVar) releaseReverse(t *thread) {
 	if staticSync {
-		if t != nil {
-			t.onSync()
-		}
-		return
+		return // syncer made the operation's onSync
 	}
 	if sv == nil || t == nil {
 		return
@@ -357,10 +345,7 @@ func (sv *syncVar) releaseReverse(t *thread) {
 // acquireReverse joins sv's second clock into t.
 func (sv *syncVar) acquireReverse(t *thread) {
 	if staticSync {
-		if t != nil {
-			t.onSync()
-		}
-		return
+		return // syncer made the operation's onSync
 	}
 	if sv == nil || t == nil {
 		return

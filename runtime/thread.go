@@ -15,7 +15,6 @@ type thread struct {
 	tid uint32
 	ep  atomic.Uint64 // the current epoch: own slot clock @ tid
 	vc  *vclock       // clocks of other slots; vc.get(tid) may be stale
-	sc  uint64        // CRSampler's scalar clock: ticks at every sync op
 
 	period uint32 // the last sampling period t has seen
 
@@ -73,7 +72,6 @@ func (t *thread) ordered(e epoch) bool {
 // (Ct[t] ← Ct[t]+1); outside one, time stands still (Pacer's Algorithm
 // 10), which keeps vector clocks unchanged and so shareable.
 func (t *thread) tick() {
-	t.onSync()
 	countSync(t)
 	if t.sampling() {
 		t.ep.Add(1 << tidBits)
@@ -116,7 +114,6 @@ func (t *thread) own(n int) {
 
 // acquired counts an acquire that had nothing to join.
 func (t *thread) acquired() {
-	t.onSync()
 	countSync(t)
 }
 

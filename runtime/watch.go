@@ -27,7 +27,6 @@ type watchRec struct {
 	write  bool    // e1 wrote: reads and writes conflict; else only writes
 	owner  *thread
 	g      uintptr // the g the owner ran on
-	sc     uint64  // the owner's scalar clock at e1
 	site   uint64
 	gen    uint32 // GC cycles completed before e1 (lower bound)
 	global bool   // the site accesses a package-level variable
@@ -35,9 +34,9 @@ type watchRec struct {
 	armedAt, deadline int64 // nanotime
 
 	// changedAt is the nanotime of the owner's first synchronization
-	// operation after e1, 0 until then: the owner's clock is still sc
-	// exactly while changedAt is 0, and a second access made before
-	// changedAt was made while it was sc.
+	// operation after e1, 0 until then: the owner's scalar clock still
+	// has its value at e1 exactly while changedAt is 0, and a second
+	// access made before changedAt was made while it had.
 	changedAt atomic.Int64
 
 	// wait is set in a collide build: the owner waits while the
@@ -51,6 +50,11 @@ type watchRec struct {
 	hit  atomic.Bool
 
 	selfHits atomic.Int32 // samples of the owner's own accesses (hardware)
+
+	// parked is set once the owner, at its first synchronization after
+	// e1, has disarmed the watchpoint's events (parkSpent): the record
+	// stays, for the samples taken before, until the engine frees it.
+	parked atomic.Bool
 }
 
 type watchSlot struct {
@@ -239,7 +243,7 @@ func sample(p unsafe.Pointer, size uintptr, site uint64, write bool) {
 	}
 	r := &watchRec{
 		lo: lo, hi: lo + n, write: write,
-		owner: t, g: t.g, sc: t.sc, site: site,
+		owner: t, g: t.g, site: site,
 		gen: gcGen.Load(), global: site&SiteGlobal != 0,
 		armedAt: now, deadline: now + watchLimit.Load(),
 		wait: collide, done: make(chan struct{}),
@@ -252,7 +256,7 @@ func sample(p unsafe.Pointer, size uintptr, site uint64, write bool) {
 		// once every event is aimed at the bytes.
 		if err := e.hw.arm(i, lo, n, write); err != nil {
 			s.rec.Store(nil)
-			releaseSlot(e, i)
+			releaseSlot(e, i, false)
 			watchStats.dropped.addByG(1)
 			return
 		}
@@ -317,24 +321,53 @@ func cannotArm(addr, size uintptr, site uint64) bool {
 // ioctls per event, about 50us) started the same cycle over: in a build
 // of bigcache that sampled a write of fmt's flags, every later read of
 // them by the owner trapped, and the cycle took most of the program's
-// time. Such a site cools down for one time limit instead: its samples
-// are dropped (cannotArm) until the reaper ends the cooldown. That bounds
-// what a site costs in its owner's own accesses to one arming and
-// selfHitLimit exceptions per time limit; it gives the site fewer
-// watchpoints, so it can miss a race, never invent one.
-const numCool = 16
+// time. Such a site cools down instead: its samples are dropped
+// (cannotArm) until the reaper ends the cooldown. The first cooldown lasts
+// one time limit, and each that the site needs again before one of its
+// watchpoints has run its course lasts twice the one before, up to
+// 2^maxCoolLevel time limits: a site that is hot whenever it is sampled
+// (fasthttp's bufio.Reader fields) costs, over a run, a number of armings
+// and exceptions that grows with the logarithm of the run's length. Freeing
+// such a watchpoint is dearer than arming it, since its owner keeps
+// trapping while the disarming ioctls run (a millisecond or more each in
+// fasthttp's builds, on a virtual machine where every exception exits to
+// the hypervisor). A cooldown gives the site fewer watchpoints, so it can
+// miss a race, never invent one.
+const (
+	numCool      = 16
+	maxCoolLevel = 10
+)
 
 var coolSites [numCool]struct {
-	site  atomic.Uint64 // 0 if none
+	site  atomic.Uint64 // the site cooling down, 0 if none
 	until atomic.Int64  // when the cooldown ends (nanotime)
-	_     [48]byte
+	last  atomic.Uint64 // the site of the entry's last cooldown
+	level atomic.Uint32 // last's next cooldown lasts 2^level time limits
+	_     [36]byte
 }
 
-// coolSite starts a cooldown of site until the time until.
-func coolSite(site uint64, until int64) {
+// coolSite starts a cooldown of site from the time from. Only the
+// hardware engine's loop calls it.
+func coolSite(site uint64, from int64) {
 	c := &coolSites[site%numCool]
-	c.until.Store(until)
+	level := uint32(0)
+	if c.last.Load() == site {
+		level = c.level.Load()
+	}
+	c.level.Store(min(level+1, maxCoolLevel))
+	c.last.Store(site)
+	c.until.Store(from + watchLimit.Load()<<level)
 	c.site.Store(site)
+}
+
+// relaxSite halves the next cooldown of site, one of whose watchpoints
+// ran to its time limit. A concurrent coolSite of another site sharing
+// the entry may lose the update, which only changes a cooldown's length.
+func relaxSite(site uint64) {
+	c := &coolSites[site%numCool]
+	if l := c.level.Load(); c.last.Load() == site && l > 0 {
+		c.level.Store(l - 1)
+	}
 }
 
 // cooling reports whether site is cooling down.
@@ -371,7 +404,7 @@ func claimSlot(lo, hi uintptr, now int64) int {
 			continue
 		}
 		if now > r.deadline && !r.wait {
-			freeWatch(i, r)
+			expireWatch(i, r)
 			continue
 		}
 		if lo < r.hi && r.lo < hi {
@@ -425,9 +458,35 @@ func freeWatch(i int, r *watchRec) bool {
 	setArmed(i, false)
 	gateDec()
 	s.rec.Store(nil)
-	releaseSlot(e, i)
+	releaseSlot(e, i, r.parked.Load())
 	r.endWait()
 	return true
+}
+
+// parkSpent disarms the hardware events of slot i, whose watchpoint r has
+// just been stamped by its owner's first synchronization after e1: from
+// now on it can report nothing. Until it is freed, by the engine after
+// the samples taken before the stamp are decided (flush) or at its time
+// limit, every access to its bytes would still be a debug exception and
+// a sample, and its owner is usually the goroutine that accesses them
+// most: in fasthttp's builds, dozens of exceptions per watchpoint, while
+// the engine's loop waited for a processor to free it. The owner pays
+// the disarming ioctls instead, which the free would have cost anyway.
+// If they fail, the record is left as it is, for freeWatch to retry
+// them or retire the slot.
+func parkSpent(i int, r *watchRec) {
+	e := curEngine.Load()
+	if e == nil || e.soft || r.wait {
+		return
+	}
+	s := &watchSlots[i]
+	if !s.busy.CompareAndSwap(false, true) {
+		return // being freed, or armed again
+	}
+	if s.rec.Load() == r && e.hw.disarm(i) == nil {
+		r.parked.Store(true)
+	}
+	s.busy.Store(false)
 }
 
 // endRests ends the rests of the slots (freeWatch) that are over at now,
@@ -453,15 +512,15 @@ func endRests(now int64) (next int64) {
 	return next
 }
 
-// releaseSlot parks slot i's hardware events, on engine e, and frees the
-// slot, whose busy flag the caller holds and whose record it has
-// cleared. A slot whose events could not be parked is retired instead:
+// releaseSlot parks slot i's hardware events, on engine e, unless its
+// owner has parked them (parkSpent), and frees the slot, whose busy flag
+// the caller holds and whose record it has cleared. A slot whose events could not be parked is retired instead:
 // it keeps its busy flag for good, so that no sample is armed on events
 // that may still watch the slot's last bytes. Their hits find no record
 // and are ignored (hwWatch.decide), so a retired slot costs the traps of
 // accesses to those bytes and a slot fewer, never a false report.
-func releaseSlot(e *engine, i int) {
-	if e != nil && !e.soft {
+func releaseSlot(e *engine, i int, parked bool) {
+	if e != nil && !e.soft && !parked {
 		if err := e.hw.disarm(i); err != nil {
 			watchStats.retired.Add(1)
 			if retiredWarned.CompareAndSwap(false, true) {
@@ -505,10 +564,17 @@ func reapExpired(now int64) (next int64) {
 		case r.wait:
 			r.endWait()
 		default:
-			freeWatch(i, r)
+			expireWatch(i, r)
 		}
 	}
 	return next
+}
+
+// expireWatch frees the watchpoint r of slot i, past its time limit.
+func expireWatch(i int, r *watchRec) {
+	if freeWatch(i, r) {
+		relaxSite(r.site)
+	}
 }
 
 // maxNap bounds the reaper's sleeps, which nothing interrupts. A
@@ -528,22 +594,6 @@ func softReaper() {
 			continue
 		}
 		sleep(min(next-nanotime()+microsecond, maxNap))
-	}
-}
-
-// clockMoved records that t synchronized: its watchpoints' clock
-// condition fails for every second access from now on.
-func clockMoved(t *thread) {
-	var now int64
-	for i := range watchSlots {
-		r := watchSlots[i].rec.Load()
-		if r == nil || r.owner != t || r.changedAt.Load() != 0 {
-			continue
-		}
-		if now == 0 {
-			now = nanotime()
-		}
-		r.changedAt.Store(now)
 	}
 }
 

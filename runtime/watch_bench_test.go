@@ -71,11 +71,10 @@ func BenchmarkWatchHWTrap(b *testing.B) {
 // BenchmarkWatchOnSync is the clock tick of a synchronization operation
 // in a static build, without and with a watchpoint armed by someone else.
 func BenchmarkWatchOnSync(b *testing.B) {
-	t := current()
 	b.Run("disarmed", func(b *testing.B) {
 		freeAll()
 		for b.Loop() {
-			t.onSync()
+			onSync()
 		}
 	})
 	b.Run("armed", func(b *testing.B) {
@@ -85,7 +84,7 @@ func BenchmarkWatchOnSync(b *testing.B) {
 		go func() { access64(newWord(), true, true); close(done) }()
 		<-done
 		for b.Loop() {
-			t.onSync()
+			onSync()
 		}
 	})
 }

@@ -96,3 +96,43 @@ func siteArmed(site uint64) bool {
 	}
 	return false
 }
+
+// TestWatchOwnerSyncParks: the first synchronization of a hardware
+// watchpoint's owner after its sampled access disarms the watchpoint's
+// events at once (parkSpent), and the next flush frees its slot, with no
+// other goroutine's access needed to show it spent.
+func TestWatchOwnerSyncParks(t *testing.T) {
+	e := requireHW(t)
+	useEngine(t, e, time.Hour)
+	x, site := newWord(), newSite()
+	owned, release := make(chan *watchRec), make(chan struct{})
+	defer close(release)
+	go func() {
+		store64(SW(x, site), 1)
+		var r *watchRec
+		for i := range watchSlots {
+			if w := watchSlots[i].rec.Load(); w != nil && w.site == site {
+				r = w
+			}
+		}
+		if r != nil {
+			syncOp()
+		}
+		owned <- r
+		<-release
+	}()
+	r := <-owned
+	if r == nil {
+		t.Fatal("the sampled write armed no watchpoint")
+	}
+	if r.changedAt.Load() == 0 {
+		t.Fatal("the owner's synchronization did not stamp its watchpoint")
+	}
+	if !r.parked.Load() {
+		t.Fatal("the owner's synchronization did not disarm its watchpoint")
+	}
+	settle(e)
+	if siteArmed(site) {
+		t.Error("a watchpoint whose owner synchronized is still armed after a flush")
+	}
+}

@@ -449,20 +449,27 @@ func (h *hwWatch) loop() {
 
 // flush decides every sample the kernel has written so far.
 //
-// A watchpoint hit by another goroutine after its owner synchronized is
-// spent: every access from then on comes after the owner's clock moved,
-// and none can be reported. Left armed until its time limit, it made
-// every access to its bytes a debug exception and a sample, about 15us,
-// for nothing (bufio.Reader's fields in fasthttp's server, whose
-// connections' readers pass between goroutines). flush frees it, but
-// only after draining every ring again: a hit that happened before the
-// owner synchronized may sit in a ring this flush had drained already,
-// and the kernel wrote it when it happened, before the hit that showed
-// the watchpoint spent, so the second pass decides it first.
+// A watchpoint whose owner synchronized is spent: every access from then
+// on comes after the owner's clock moved, and none can be reported. Left
+// armed until its time limit, it made every access to its bytes a debug
+// exception and a sample, about 15us, for nothing (bufio.Reader's fields
+// in fasthttp's server, whose connections' readers pass between
+// goroutines). flush frees it, whether a hit showed it spent (decide) or
+// the owner's stamp does, but only after draining every ring again: a
+// hit that happened before the owner synchronized may sit in a ring this
+// flush had drained already, and the kernel wrote it when it happened,
+// before the hit that showed the watchpoint spent, so the second pass
+// decides it first. A watchpoint whose owner waits on it (collide) is
+// freed by its owner.
 func (h *hwWatch) flush() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.drainAll()
+	for i := range watchSlots {
+		if r := watchSlots[i].rec.Load(); r != nil && !r.wait && r.changedAt.Load() != 0 {
+			h.spent[i] = r
+		}
+	}
 	if h.spent == [numWatch]*watchRec{} {
 		return
 	}
@@ -583,7 +590,7 @@ func (h *hwWatch) decide(rec []byte) {
 		// 15us: an owner that keeps touching the bytes gets its
 		// watchpoint back early.
 		if r.selfHits.Add(1) == selfHitLimit {
-			coolSite(r.site, when+watchLimit.Load())
+			coolSite(r.site, when)
 			freeWatch(slot, r)
 		}
 		return
@@ -597,7 +604,7 @@ func (h *hwWatch) decide(rec []byte) {
 		// per event, at each execution.
 		if !r.wait {
 			h.spent[slot] = r
-			coolSite(r.site, when+watchLimit.Load())
+			coolSite(r.site, when)
 		}
 		return
 	}
