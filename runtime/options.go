@@ -18,6 +18,9 @@ package runtime
 //	watchpoints=hw|sw     hw (default) uses hardware data breakpoints where
 //	                      the system allows them; sw forces the software
 //	                      watchpoints
+//	watch_budget=F        the share of wall time that arming and disarming
+//	                      hardware watchpoints may take over a run (0.005);
+//	                      0 lifts the bound (watchbudget.go)
 //	fresa=0|1             frequency-sensitive sampling in sampling periods
 //	                      (fresa.go), overriding racegen -fresa
 //	profile=PATH          start FRESA's site counts from this profile
@@ -43,6 +46,7 @@ type options struct {
 	rate            float64 // sampling rate
 	watch           int64   // ns
 	swWatch         bool    // watchpoints=sw
+	watchBudget     float64 // watch_budget: share of wall time for arming
 	history         int     // non-sampling periods history outlives, 0 for no limit
 	slots           int     // most vector clock entries (slots.go)
 	fresa           bool    // frequency-sensitive sampling (fresa.go)
@@ -54,7 +58,7 @@ type options struct {
 // OptionsEnv is the environment variable the options are read from.
 const OptionsEnv = "RACEGEN_OPTIONS"
 
-var opts = options{exitCode: 66, dedup: true, rate: buildRate, watch: buildWatch, history: defaultHistory, slots: defaultSlots, fresa: buildFresa}
+var opts = options{exitCode: 66, dedup: true, rate: buildRate, watch: buildWatch, watchBudget: defaultWatchBudget, history: defaultHistory, slots: defaultSlots, fresa: buildFresa}
 
 func loadOptions() {
 	o, errs := parseOptions(getenv(OptionsEnv))
@@ -67,7 +71,7 @@ func loadOptions() {
 // parseOptions parses s, keeping defaults for values it cannot use and
 // returning one error for each.
 func parseOptions(s string) (options, []error) {
-	o := options{exitCode: 66, dedup: true, rate: buildRate, watch: buildWatch, history: defaultHistory, slots: defaultSlots, fresa: buildFresa}
+	o := options{exitCode: 66, dedup: true, rate: buildRate, watch: buildWatch, watchBudget: defaultWatchBudget, history: defaultHistory, slots: defaultSlots, fresa: buildFresa}
 	var errs []error
 	for _, f := range fields(s) {
 		name, val, ok := cut(f, "=")
@@ -131,6 +135,14 @@ func parseOptions(s string) (options, []error) {
 				o.swWatch = true
 			default:
 				err = errorString("want hw or sw")
+			}
+		case "watch_budget":
+			o.watchBudget, err = parseFloat(val)
+			if err == nil && !(o.watchBudget >= 0 && o.watchBudget <= 1) {
+				err = errorString("out of range [0, 1]")
+			}
+			if err != nil {
+				o.watchBudget = defaultWatchBudget
 			}
 		case "fresa":
 			o.fresa, err = parseBool(val)

@@ -33,16 +33,16 @@ const collideBuild = buildMode == "collide"
 // stamps them with the time of it (changedAt), so that a second access
 // observed later (by the hardware, asynchronously) can still be placed
 // before or after it, and the watchpoint, which can report nothing more,
-// stops trapping (parkSpent).
+// is spent (spend).
 //
 // The owner is found by its g, compared with each armed watchpoint's,
 // rather than by the goroutine's state, which would cost a lookup
 // (current) at every synchronization operation while anything is armed:
 // 17 million of them in a run of fasthttp's two make bench benchmarks
-// built at -seed=1. A goroutine that
-// runs on a g after the owner has ended stamps the owner's watchpoints
-// too, which can only end a watchpoint's chance early, as the hardware
-// check that takes an access on the owner's g for the owner's does.
+// built at -seed=1. A goroutine that runs on a g after the owner has
+// ended stamps the owner's watchpoints too, which can only end a
+// watchpoint's chance early, as the hardware check that takes an access
+// on the owner's g for the owner's does.
 // Without getg (other architectures) the owner is found by its state.
 func onSync() {
 	if m := watchArmed.Load(); m != 0 {
@@ -72,7 +72,7 @@ func stampOwned(m uint32) {
 			now = nanotime()
 		}
 		r.changedAt.Store(now)
-		parkSpent(i, r)
+		spend(i, r)
 	}
 }
 

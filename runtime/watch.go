@@ -52,9 +52,12 @@ type watchRec struct {
 	selfHits atomic.Int32 // samples of the owner's own accesses (hardware)
 
 	// parked is set once the owner, at its first synchronization after
-	// e1, has disarmed the watchpoint's events (parkSpent): the record
+	// e1, has disarmed the watchpoint's events (spend): the record
 	// stays, for the samples taken before, until the engine frees it.
 	parked atomic.Bool
+	// unarmed is set once the watchpoint has left watchArmed and the
+	// gate (unarm).
+	unarmed atomic.Bool
 }
 
 type watchSlot struct {
@@ -254,7 +257,10 @@ func sample(p unsafe.Pointer, size uintptr, site uint64, write bool) {
 		// The record is published first, so that a hit during the
 		// ioctls is decided against it; the slot counts as armed only
 		// once every event is aimed at the bytes.
-		if err := e.hw.arm(i, lo, n, write); err != nil {
+		err := e.hw.arm(i, lo, n, write)
+		done := nanotime()
+		chargeArming(done-now, done)
+		if err != nil {
 			s.rec.Store(nil)
 			releaseSlot(e, i, false)
 			watchStats.dropped.addByG(1)
@@ -445,48 +451,86 @@ func freeWatch(i int, r *watchRec) bool {
 		return false
 	}
 	e := curEngine.Load()
-	if e != nil && !e.soft && r.deadline > nanotime() {
-		// Freed early, on hardware: the slot rests until the time
-		// limit it would have had, so that the process arms at most
-		// one watchpoint per slot per time limit. Each arming and
-		// disarming costs two ioctls per event, and early frees (a
-		// race, the owner's own accesses, a spent watchpoint) let
-		// the builds of fasthttp arm ten times as often, a fifth of
-		// their time. Before setArmed, so that hwFull stays set.
-		s.restUntil.Store(r.deadline)
+	if e != nil && !e.soft {
+		// On hardware a slot freed early rests until the time limit
+		// it would have had, so that the process arms at most one
+		// watchpoint per slot per time limit: early frees (a race,
+		// the owner's own accesses, a spent watchpoint) let the
+		// builds of fasthttp arm ten times as often, a fifth of
+		// their time. It rests longer while the arming budget is
+		// spent (watchbudget.go). Before setArmed, so that hwFull
+		// stays set.
+		now := nanotime()
+		until := armingRest(now)
+		if r.deadline > now {
+			until = max(until, r.deadline)
+		}
+		if until > now {
+			s.restUntil.Store(until)
+		}
 	}
-	setArmed(i, false)
-	gateDec()
+	r.unarm(i)
 	s.rec.Store(nil)
 	releaseSlot(e, i, r.parked.Load())
 	r.endWait()
 	return true
 }
 
-// parkSpent disarms the hardware events of slot i, whose watchpoint r has
-// just been stamped by its owner's first synchronization after e1: from
-// now on it can report nothing. Until it is freed, by the engine after
-// the samples taken before the stamp are decided (flush) or at its time
-// limit, every access to its bytes would still be a debug exception and
-// a sample, and its owner is usually the goroutine that accesses them
-// most: in fasthttp's builds, dozens of exceptions per watchpoint, while
-// the engine's loop waited for a processor to free it. The owner pays
-// the disarming ioctls instead, which the free would have cost anyway.
-// If they fail, the record is left as it is, for freeWatch to retry
-// them or retire the slot.
-func parkSpent(i int, r *watchRec) {
+// spend ends the watchpoint r of slot i, which its owner's first
+// synchronization after e1 has just stamped: from now on it can report
+// nothing. Until then every synchronization operation of the program
+// found the gate open, and until it was freed, by the engine after the
+// samples taken before the stamp were decided (flush) or at its time
+// limit, every access to its bytes was a debug exception and a sample.
+// The owner is usually the goroutine that accesses them most: in
+// fasthttp's builds, dozens of exceptions per watchpoint while the
+// engine's loop waited for a processor to free it, and 28
+// synchronization operations per request that found the gate open.
+//
+// A software watchpoint is freed at once: its checks are made by the
+// second accesses themselves, and none is pending. A hardware one is
+// disarmed by the owner, which pays the ioctls the free would have cost,
+// and leaves the armed set and the gate while its record stays for the
+// samples still to decide; its slot rests until the record's time limit,
+// so that it counts as taken until the engine frees it. If the ioctls
+// fail, the record is left as it is, for freeWatch to retry them or
+// retire the slot. A watchpoint whose owner waits on it (collide) is
+// left to its owner.
+func spend(i int, r *watchRec) {
 	e := curEngine.Load()
-	if e == nil || e.soft || r.wait {
+	if e == nil || r.wait {
+		return
+	}
+	if e.soft {
+		freeWatch(i, r)
 		return
 	}
 	s := &watchSlots[i]
 	if !s.busy.CompareAndSwap(false, true) {
-		return // being freed, or armed again
+		return // being freed
 	}
-	if s.rec.Load() == r && e.hw.disarm(i) == nil {
-		r.parked.Store(true)
+	if s.rec.Load() == r {
+		start := nanotime()
+		err := e.hw.disarm(i)
+		done := nanotime()
+		chargeArming(done-start, done)
+		if err == nil {
+			r.parked.Store(true)
+			s.restUntil.Store(r.deadline) // before unarm: see freeWatch
+			r.unarm(i)
+		}
 	}
 	s.busy.Store(false)
+}
+
+// unarm takes the watchpoint r of slot i out of the armed set and its
+// count off the gate, once: when it is spent or freed, whichever comes
+// first.
+func (r *watchRec) unarm(i int) {
+	if r.unarmed.CompareAndSwap(false, true) {
+		setArmed(i, false)
+		gateDec()
+	}
 }
 
 // endRests ends the rests of the slots (freeWatch) that are over at now,
@@ -513,7 +557,7 @@ func endRests(now int64) (next int64) {
 }
 
 // releaseSlot parks slot i's hardware events, on engine e, unless its
-// owner has parked them (parkSpent), and frees the slot, whose busy flag
+// owner has parked them (spend), and frees the slot, whose busy flag
 // the caller holds and whose record it has cleared. A slot whose events could not be parked is retired instead:
 // it keeps its busy flag for good, so that no sample is armed on events
 // that may still watch the slot's last bytes. Their hits find no record
@@ -521,7 +565,11 @@ func endRests(now int64) (next int64) {
 // accesses to those bytes and a slot fewer, never a false report.
 func releaseSlot(e *engine, i int, parked bool) {
 	if e != nil && !e.soft && !parked {
-		if err := e.hw.disarm(i); err != nil {
+		start := nanotime()
+		err := e.hw.disarm(i)
+		done := nanotime()
+		chargeArming(done-start, done)
+		if err != nil {
 			watchStats.retired.Add(1)
 			if retiredWarned.CompareAndSwap(false, true) {
 				printStderr("racegen: a hardware watchpoint could not be disarmed (" + err.Error() + "); its slot is retired\n")

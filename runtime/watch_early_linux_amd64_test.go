@@ -99,7 +99,7 @@ func siteArmed(site uint64) bool {
 
 // TestWatchOwnerSyncParks: the first synchronization of a hardware
 // watchpoint's owner after its sampled access disarms the watchpoint's
-// events at once (parkSpent), and the next flush frees its slot, with no
+// events at once (spend), and the next flush frees its slot, with no
 // other goroutine's access needed to show it spent.
 func TestWatchOwnerSyncParks(t *testing.T) {
 	e := requireHW(t)

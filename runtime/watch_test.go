@@ -121,7 +121,11 @@ func freeAll() {
 	}
 	waitIdle()
 	// The slots that hardware watchpoints freed early rest until
-	// their time limits, which tests set long.
+	// their time limits, which tests set long, or while the arming
+	// budget is spent, which the tests before may have done.
+	armDebt.mu.Lock()
+	armDebt.debt = 0
+	armDebt.mu.Unlock()
 	endRests(math.MaxInt64)
 }
 

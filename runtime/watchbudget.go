@@ -1,0 +1,72 @@
+package runtime
+
+import "sync"
+
+// The arming budget bounds the time that hardware watchpoints spend in
+// system calls. Arming a watchpoint re-aims its events on every thread
+// and processor, one ioctl per event, and disarming it does the same:
+// 140-160us each in fasthttp's test binary (7 threads, 2 processors, 10
+// events a slot), and on a virtual machine every one also interrupts the
+// other processors. A program whose sampled sites run often armed each
+// slot again as soon as it was free, up to once per time limit per slot:
+// 270 armings a second at the default 15ms, a few percent of a run spent
+// in the kernel for nothing else. So the time of every arming and
+// disarming is charged to a debt, which the running program pays off at
+// watch_budget (a fraction, 0.005 by default) of the wall time that
+// passes; a slot freed while the debt is above armBurst rests until it
+// is back within it, and a resting slot drops samples like a busy one
+// (hwFull, cannotArm). A run that arms rarely never rests a slot. The
+// rest gives the program fewer watchpoints, so it can miss a race,
+// never invent one.
+
+// defaultWatchBudget is the share of wall time that arming and disarming
+// may take, over a run.
+const defaultWatchBudget = 0.005
+
+// armBurst is the debt allowed before slots rest: about 60 armings and
+// disarmings at once, so that a short run, or the start of a long one,
+// is not slowed by the budget.
+const armBurst = 20 * millisecond
+
+var armDebt struct {
+	mu   sync.Mutex
+	debt float64 // ns of system calls not yet paid off
+	at   int64   // when it was last paid down (nanotime)
+}
+
+// payDown brings the debt up to date at now; the caller holds armDebt.mu.
+func payDown(now int64) {
+	d := &armDebt
+	if d.at != 0 && now > d.at {
+		d.debt = max(0, d.debt-float64(now-d.at)*opts.watchBudget)
+	}
+	d.at = max(d.at, now)
+}
+
+// chargeArming adds to the debt the cost, in ns, of an arming or a
+// disarming that ended at now.
+func chargeArming(cost, now int64) {
+	if opts.watchBudget == 0 {
+		return
+	}
+	armDebt.mu.Lock()
+	payDown(now)
+	armDebt.debt += float64(cost)
+	armDebt.mu.Unlock()
+}
+
+// armingRest returns when a slot freed at now may arm again: now while
+// the debt is within armBurst, or else when it will be.
+func armingRest(now int64) int64 {
+	if opts.watchBudget == 0 {
+		return now
+	}
+	armDebt.mu.Lock()
+	defer armDebt.mu.Unlock()
+	payDown(now)
+	over := armDebt.debt - armBurst
+	if over <= 0 {
+		return now
+	}
+	return now + int64(over/opts.watchBudget)
+}
