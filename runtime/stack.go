@@ -33,3 +33,17 @@ func (t *thread) address(p unsafe.Pointer) (addr uintptr, onStack bool) {
 	addr = uintptr(p)
 	return addr, addr >= lo && addr < hi
 }
+
+// onOwnStack reports whether p lies on the running goroutine's stack,
+// without looking the goroutine up; false without getg. It is nosplit,
+// like address, and for the same reason.
+//
+//go:nosplit
+func onOwnStack(p unsafe.Pointer) bool {
+	gp := getg()
+	if gp == 0 {
+		return false
+	}
+	lo, hi := stackBounds(gp)
+	return uintptr(p) >= lo && uintptr(p) < hi
+}

@@ -99,3 +99,18 @@ func (s *stackProbe) deep(n int) {
 		s.deep(n - 1)
 	}
 }
+
+// TestOnOwnStack: sample's early test tells the running goroutine's stack
+// from the heap.
+func TestOnOwnStack(t *testing.T) {
+	if !haveGetg {
+		t.Skip("no getg: onOwnStack is always false")
+	}
+	var local [8]byte
+	if !onOwnStack(unsafe.Pointer(&local)) {
+		t.Error("a local array is not on its goroutine's stack")
+	}
+	if onOwnStack(unsafe.Pointer(newWord())) {
+		t.Error("a heap word is on the goroutine's stack")
+	}
+}

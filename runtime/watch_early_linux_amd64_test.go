@@ -48,11 +48,11 @@ func TestWatchSelfHitCooldown(t *testing.T) {
 	}
 }
 
-// TestWatchSpentFreed: a hardware watchpoint that another goroutine hits
-// after the owner synchronized can report nothing more, and the engine
-// frees it then rather than at its time limit, with no report; a hit
-// before the owner synchronized is still reported (TestWatchScenarios's
-// sync-after).
+// TestWatchSpentFreed: a hardware watchpoint whose owner synchronized
+// can report nothing more: another goroutine's access after that is not
+// reported, and the engine frees the watchpoint rather than waiting for
+// its time limit; a hit before the owner synchronized is still reported
+// (TestWatchScenarios's sync-after).
 func TestWatchSpentFreed(t *testing.T) {
 	e := requireHW(t)
 	useEngine(t, e, time.Hour)
@@ -60,16 +60,16 @@ func TestWatchSpentFreed(t *testing.T) {
 	before := Races()
 	// The owner stays alive until the end, so that the other goroutine
 	// does not run on its g, where its access would be the owner's.
-	owned, release := make(chan struct{}), make(chan struct{})
+	owned, release := make(chan bool), make(chan struct{})
 	defer close(release)
 	go func() {
 		store64(SW(x, site), 1)
+		armed := siteArmed(site)
 		syncOp() // the owner's clock moves: the watchpoint is spent
-		close(owned)
+		owned <- armed
 		<-release
 	}()
-	<-owned
-	if !siteArmed(site) {
+	if !<-owned {
 		t.Fatal("the sampled write armed no watchpoint")
 	}
 	done := make(chan struct{})
