@@ -19,26 +19,33 @@ import (
 //go:noescape
 func rawSyscall6(num, a1, a2, a3, a4, a5, a6 uintptr) (r1, errno uintptr)
 
-// entersyscall and exitsyscall bracket a system call that may block, so
-// that the scheduler runs other goroutines on the thread's P meanwhile, as
-// syscall.Syscall does. The Go runtime provides them under these names
-// ($GOROOT/src/runtime/proc.go).
+// entersyscallblock and exitsyscall bracket a system call that blocks,
+// so that the scheduler runs other goroutines on the thread's P
+// meanwhile. The Go runtime provides them under these names
+// ($GOROOT/src/runtime/proc.go). entersyscallblock hands the P off at
+// once, where entersyscall, which syscall.Syscall uses, leaves it to the
+// runtime's monitor thread (sysmon) to take back after 20us: every time
+// the watchpoint engine's loop went back to its poll, sysmon took the P
+// and then woke every 20us for a millisecond or more, preempting the
+// program's threads (fastcache's build at -seed=1: 1920 context switches
+// in a run that makes 311 uninstrumented, and 1.3 processors busy of
+// 1.8).
 //
-//go:linkname entersyscall runtime.entersyscall
-func entersyscall()
+//go:linkname entersyscallblock runtime.entersyscallblock
+func entersyscallblock()
 
 //go:linkname exitsyscall runtime.exitsyscall
 func exitsyscall()
 
-// blockingSyscall6 is rawSyscall6 for a call that may block. Like
-// syscall.Syscall it must not grow the stack between entersyscall and
-// exitsyscall, nor be instrumented by go build -race, which needs a P.
-// The caller keeps the memory its arguments point to alive.
+// blockingSyscall6 is rawSyscall6 for a call that blocks. Like
+// syscall.Syscall it must not grow the stack between entering and
+// leaving the system call, nor be instrumented by go build -race, which
+// needs a P. The caller keeps the memory its arguments point to alive.
 //
 //go:nosplit
 //go:norace
 func blockingSyscall6(num, a1, a2, a3, a4, a5, a6 uintptr) (r1, errno uintptr) {
-	entersyscall()
+	entersyscallblock()
 	r1, errno = rawSyscall6(num, a1, a2, a3, a4, a5, a6)
 	exitsyscall()
 	return r1, errno
