@@ -194,3 +194,33 @@ func TestStaticReproducible(t *testing.T) {
 		t.Error("an unknown mode was accepted")
 	}
 }
+
+// TestSiteChoiceAcrossSeeds: one site is sampled by a share rate of the
+// builds, over seeds. This is the per-build half of static mode's
+// per-race guarantee (cmd/racegen's TestStaticClockRaceRate has the
+// other): a race whose first access's site is sampled is found.
+func TestSiteChoiceAcrossSeeds(t *testing.T) {
+	const seeds = 20000
+	sites := []struct {
+		pkg, file      string
+		line, col, ord int
+	}{
+		{"example.com/clock", "main.go", 14, 3, 0},
+		{"example.com/clock", "main.go", 14, 3, 1},
+		{"net/http", "server.go", 2000, 17, 0},
+	}
+	for _, rate := range []float64{0.01, 0.1, 0.3} {
+		for _, s := range sites {
+			hit := 0
+			for seed := int64(1); seed <= seeds; seed++ {
+				if siteChoice(seed, s.pkg, s.file, s.line, s.col, s.ord) < rate {
+					hit++
+				}
+			}
+			share := float64(hit) / seeds
+			if tol := 5 * math.Sqrt(rate*(1-rate)/seeds); math.Abs(share-rate) > tol {
+				t.Errorf("rate %v, %s %s:%d:%d #%d: sampled by %.4f of %d seeds, want within %.4f", rate, s.pkg, s.file, s.line, s.col, s.ord, share, seeds, tol)
+			}
+		}
+	}
+}
