@@ -19,8 +19,9 @@ package runtime
 //	                      the system allows them; sw forces the software
 //	                      watchpoints
 //	watch_budget=F        the share of wall time that arming and disarming
-//	                      hardware watchpoints may take over a run (0.005);
-//	                      0 lifts the bound (watchbudget.go)
+//	                      hardware watchpoints may take over a run (half
+//	                      the build's rate, at least 0.005); 0 lifts the
+//	                      bound (watchbudget.go)
 //	fresa=0|1             frequency-sensitive sampling in sampling periods
 //	                      (fresa.go), overriding racegen -fresa
 //	profile=PATH          start FRESA's site counts from this profile

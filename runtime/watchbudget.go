@@ -6,22 +6,26 @@ import "sync"
 // system calls. Arming a watchpoint re-aims its events on every thread
 // and processor, one ioctl per event, and disarming it does the same:
 // 140-160us each in fasthttp's test binary (7 threads, 2 processors, 10
-// events a slot), and on a virtual machine every one also interrupts the
-// other processors. A program whose sampled sites run often armed each
-// slot again as soon as it was free, up to once per time limit per slot:
-// 270 armings a second at the default 15ms, a few percent of a run spent
-// in the kernel for nothing else. So the time of every arming and
-// disarming is charged to a debt, which the running program pays off at
-// watch_budget (a fraction, 0.005 by default) of the wall time that
-// passes; a slot freed while the debt is above armBurst rests until it
-// is back within it, and a resting slot drops samples like a busy one
-// (hwFull, cannotArm). A run that arms rarely never rests a slot. The
-// rest gives the program fewer watchpoints, so it can miss a race,
-// never invent one.
+// events a slot), and each ioctl interrupts the other processors
+// (smp_call_function_single in perf profiles). A program whose sampled
+// sites run often armed each slot again as soon as it was free, up to
+// once per time limit per slot: 270 armings a second at the default
+// 15ms, up to 8% of a run spent in the kernel for nothing else. So the
+// time of every arming and disarming is charged to a debt, which the
+// running program pays off at watch_budget (defaultWatchBudget unless
+// the option sets it) of the wall time that passes; a slot freed while
+// the debt is above armBurst rests until it is back within it, and a
+// resting slot drops samples like a busy one (hwFull, cannotArm). A run
+// that arms rarely never rests a slot. The rest gives the program fewer
+// watchpoints, so it can miss a race, never invent one.
 
 // defaultWatchBudget is the share of wall time that arming and disarming
-// may take, over a run.
-const defaultWatchBudget = 0.005
+// may take, over a run: half the build's sampling rate, and at least
+// 0.5%. A user who samples more sites asks for more detection at more
+// cost, and a fixed 0.5% halved what a build at rate 1 found: the
+// collide build of testdata/evalrace/many at rate 1 reported 29 races in
+// five runs with it, 60 without a bound; the static build 65 and 78.
+const defaultWatchBudget = max(0.005, buildRate/2)
 
 // armBurst is the debt allowed before slots rest: about 60 armings and
 // disarmings at once, so that a short run, or the start of a long one,
