@@ -134,9 +134,6 @@ type hwWatch struct {
 	mu   sync.Mutex    // serializes draining
 	lost atomic.Uint64 // samples the kernel dropped
 	buf  []byte        // scratch for records that wrap, under mu
-	// spent holds, under mu, the records of the slots that a flush
-	// found hit after their owner synchronized (see flush).
-	spent [numWatch]*watchRec
 }
 
 // hwPark is the address disarmed events point at; nothing accesses it.
@@ -454,30 +451,29 @@ func (h *hwWatch) loop() {
 // armed until its time limit, it made every access to its bytes a debug
 // exception and a sample, about 15us, for nothing (bufio.Reader's fields
 // in fasthttp's server, whose connections' readers pass between
-// goroutines). flush frees it, whether a hit showed it spent (decide) or
-// the owner's stamp does, but only after draining every ring again: a
-// hit that happened before the owner synchronized may sit in a ring this
-// flush had drained already, and the kernel wrote it when it happened,
-// before the hit that showed the watchpoint spent, so the second pass
-// decides it first. A watchpoint whose owner waits on it (collide) is
-// freed by its owner.
+// goroutines). flush frees every watchpoint its owner's stamp shows
+// spent, but only after draining every ring again: a hit that happened
+// before the owner synchronized may sit in a ring this flush had drained
+// already, and the kernel wrote it when it happened, before the hit that
+// showed the watchpoint spent, so the second pass decides it first. A
+// watchpoint whose owner waits on it (collide) is freed by its owner.
 func (h *hwWatch) flush() {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.drainAll()
+	var spent [numWatch]*watchRec
 	for i := range watchSlots {
 		if r := watchSlots[i].rec.Load(); r != nil && !r.wait && r.changedAt.Load() != 0 {
-			h.spent[i] = r
+			spent[i] = r
 		}
 	}
-	if h.spent == [numWatch]*watchRec{} {
+	if spent == [numWatch]*watchRec{} {
 		return
 	}
 	h.drainAll()
-	for i, r := range h.spent {
+	for i, r := range spent {
 		if r != nil {
 			freeWatch(i, r) // nothing if the slot has been freed and armed again
-			h.spent[i] = nil
 		}
 	}
 }
@@ -597,13 +593,12 @@ func (h *hwWatch) decide(rec []byte) {
 	}
 	if c := r.changedAt.Load(); c != 0 && when+hwSlack >= c {
 		// The owner synchronized before the access: the watchpoint
-		// is spent (see flush), unless its owner waits on it. Its
-		// site cools down, as after the owner's own accesses: one
+		// is spent, and flush frees it, unless its owner waits on it.
+		// Its site cools down, as after the owner's own accesses: one
 		// that keeps arming on bytes other goroutines take over once
 		// it synchronizes would otherwise pay an arming, two ioctls
 		// per event, at each execution.
 		if !r.wait {
-			h.spent[slot] = r
 			coolSite(r.site, when)
 		}
 		return
