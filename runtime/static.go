@@ -42,8 +42,8 @@ const collideBuild = buildMode == "collide"
 // built at -seed=1. A goroutine that runs on a g after the owner has
 // ended stamps the owner's watchpoints too, which can only end a
 // watchpoint's chance early, as the hardware check that takes an access
-// on the owner's g for the owner's does.
-// Without getg (other architectures) the owner is found by its state.
+// on the owner's g for the owner's does. Without getg (other
+// architectures) the owner is found by its state.
 func onSync() {
 	if m := watchArmed.Load(); m != 0 {
 		stampOwned(m)

@@ -268,10 +268,7 @@ func sample(p unsafe.Pointer, size uintptr, site uint64, write bool) {
 		// The record is published first, so that a hit during the
 		// ioctls is decided against it; the slot counts as armed only
 		// once every event is aimed at the bytes.
-		err := e.hw.arm(i, lo, n, write)
-		done := nanotime()
-		chargeArming(done-now, done)
-		if err != nil {
+		if err := charged(func() error { return e.hw.arm(i, lo, n, write) }); err != nil {
 			s.rec.Store(nil)
 			releaseSlot(e, i, false)
 			watchStats.dropped.addByG(1)
@@ -469,8 +466,8 @@ func freeWatch(i int, r *watchRec) bool {
 		// the owner's own accesses, a spent watchpoint) let the
 		// builds of fasthttp arm ten times as often, a fifth of
 		// their time. It rests longer while the arming budget is
-		// spent (watchbudget.go). Before setArmed, so that hwFull
-		// stays set.
+		// spent (watchbudget.go). Before unarm, so that hwFull stays
+		// set.
 		now := nanotime()
 		until := armingRest(now)
 		if r.deadline > now {
@@ -521,16 +518,10 @@ func spend(i int, r *watchRec) {
 	if !s.busy.CompareAndSwap(false, true) {
 		return // being freed
 	}
-	if s.rec.Load() == r {
-		start := nanotime()
-		err := e.hw.disarm(i)
-		done := nanotime()
-		chargeArming(done-start, done)
-		if err == nil {
-			r.parked.Store(true)
-			s.restUntil.Store(r.deadline) // before unarm: see freeWatch
-			r.unarm(i)
-		}
+	if s.rec.Load() == r && charged(func() error { return e.hw.disarm(i) }) == nil {
+		r.parked.Store(true)
+		s.restUntil.Store(r.deadline) // before unarm: see freeWatch
+		r.unarm(i)
 	}
 	s.busy.Store(false)
 }
@@ -569,19 +560,16 @@ func endRests(now int64) (next int64) {
 }
 
 // releaseSlot parks slot i's hardware events, on engine e, unless its
-// owner has parked them (spend), and frees the slot, whose busy flag
-// the caller holds and whose record it has cleared. A slot whose events could not be parked is retired instead:
-// it keeps its busy flag for good, so that no sample is armed on events
-// that may still watch the slot's last bytes. Their hits find no record
-// and are ignored (hwWatch.decide), so a retired slot costs the traps of
-// accesses to those bytes and a slot fewer, never a false report.
+// owner has parked them (spend), and frees the slot, whose busy flag the
+// caller holds and whose record it has cleared. A slot whose events could
+// not be parked is retired instead: it keeps its busy flag for good, so
+// that no sample is armed on events that may still watch the slot's last
+// bytes. Their hits find no record and are ignored (hwWatch.decide), so a
+// retired slot costs the traps of accesses to those bytes and a slot
+// fewer, never a false report.
 func releaseSlot(e *engine, i int, parked bool) {
 	if e != nil && !e.soft && !parked {
-		start := nanotime()
-		err := e.hw.disarm(i)
-		done := nanotime()
-		chargeArming(done-start, done)
-		if err != nil {
+		if err := charged(func() error { return e.hw.disarm(i) }); err != nil {
 			watchStats.retired.Add(1)
 			if retiredWarned.CompareAndSwap(false, true) {
 				printStderr("racegen: a hardware watchpoint could not be disarmed (" + err.Error() + "); its slot is retired\n")

@@ -47,6 +47,16 @@ func payDown(now int64) {
 	d.at = max(d.at, now)
 }
 
+// charged runs op, an arming or a disarming, and charges its time to the
+// debt.
+func charged(op func() error) error {
+	start := nanotime()
+	err := op()
+	done := nanotime()
+	chargeArming(done-start, done)
+	return err
+}
+
 // chargeArming adds to the debt the cost, in ns, of an arming or a
 // disarming that ended at now.
 func chargeArming(cost, now int64) {
