@@ -97,11 +97,7 @@ func parseOptions(s string) (options, []error) {
 		case "debug_clocks":
 			o.debugClocks, err = parseBool(val)
 		case "rate":
-			o.rate, err = parseFloat(val)
-			if err == nil && !(o.rate >= 0 && o.rate <= 1) {
-				err = errorString("out of range [0, 1]")
-			}
-			if err != nil {
+			if o.rate, err = parseShare(val); err != nil {
 				o.rate = buildRate
 			}
 		case "history":
@@ -138,11 +134,7 @@ func parseOptions(s string) (options, []error) {
 				err = errorString("want hw or sw")
 			}
 		case "watch_budget":
-			o.watchBudget, err = parseFloat(val)
-			if err == nil && !(o.watchBudget >= 0 && o.watchBudget <= 1) {
-				err = errorString("out of range [0, 1]")
-			}
-			if err != nil {
+			if o.watchBudget, err = parseShare(val); err != nil {
 				o.watchBudget = defaultWatchBudget
 			}
 		case "fresa":

@@ -47,6 +47,15 @@ func parseInt(s string) (int, error) {
 	return int(n), nil
 }
 
+// parseShare parses s as a number in [0, 1]: a rate or a share of time.
+func parseShare(s string) (float64, error) {
+	f, err := parseFloat(s)
+	if err == nil && !(f >= 0 && f <= 1) {
+		err = errorString("out of range [0, 1]")
+	}
+	return f, err
+}
+
 // parseFloat is strconv.ParseFloat(s, 64): decimal and hexadecimal
 // floating-point literals in Go's syntax, with an optional sign and
 // underscores between digits, and inf, infinity and nan in any case. The
