@@ -20,13 +20,7 @@ func TestStaticSyncStampsOwnerOnly(t *testing.T) {
 			go func() {
 				defer close(done)
 				store64(SW(x, site), 1)
-				var r *watchRec
-				for i := range watchSlots {
-					if w := watchSlots[i].rec.Load(); w != nil && w.site == site {
-						r = w
-					}
-				}
-				armed <- r
+				armed <- siteRec(site)
 				<-synced
 				syncOp()
 			}()

@@ -87,16 +87,6 @@ func TestWatchSpentFreed(t *testing.T) {
 	}
 }
 
-// siteArmed reports whether a slot watches for a sample made at site.
-func siteArmed(site uint64) bool {
-	for i := range watchSlots {
-		if r := watchSlots[i].rec.Load(); r != nil && r.site == site {
-			return true
-		}
-	}
-	return false
-}
-
 // TestWatchOwnerSyncParks: the first synchronization of a hardware
 // watchpoint's owner after its sampled access disarms the watchpoint's
 // events at once (spend), and the next flush frees its slot, with no
@@ -109,12 +99,7 @@ func TestWatchOwnerSyncParks(t *testing.T) {
 	defer close(release)
 	go func() {
 		store64(SW(x, site), 1)
-		var r *watchRec
-		for i := range watchSlots {
-			if w := watchSlots[i].rec.Load(); w != nil && w.site == site {
-				r = w
-			}
-		}
+		r := siteRec(site)
 		if r != nil {
 			syncOp()
 		}

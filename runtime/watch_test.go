@@ -113,6 +113,20 @@ func useEngine(t *testing.T, e *engine, limit time.Duration) {
 	})
 }
 
+// siteRec returns the record of the slot that watches for a sample made
+// at site, or nil.
+func siteRec(site uint64) *watchRec {
+	for i := range watchSlots {
+		if r := watchSlots[i].rec.Load(); r != nil && r.site == site {
+			return r
+		}
+	}
+	return nil
+}
+
+// siteArmed reports whether a slot watches for a sample made at site.
+func siteArmed(site uint64) bool { return siteRec(site) != nil }
+
 func freeAll() {
 	for i := range watchSlots {
 		if r := watchSlots[i].rec.Load(); r != nil {
