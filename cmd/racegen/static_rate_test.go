@@ -2,15 +2,12 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestStaticClockRaceRate is the per-race guarantee of static mode: a
@@ -36,7 +33,8 @@ func TestStaticClockRaceRate(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(mod, "main.go"), []byte(clockRacy), 0o666); err != nil {
 		t.Fatal(err)
 	}
-	first := firstRaceLine(t, clockRacy)
+	// The goroutine's access comes first in the source, as in time.
+	first := markedLines(t, mod)[0] // main.go:LINE
 	wp := "sw"
 	if hardwareWatchpoints() {
 		wp = "hw"
@@ -54,7 +52,7 @@ func TestStaticClockRaceRate(t *testing.T) {
 		}
 		sampled := false
 		for _, m := range sampledRE.FindAllStringSubmatch(msg.String(), -1) {
-			if m[1] == fmt.Sprint(first) {
+			if "main.go:"+m[1] == first {
 				sampled = true
 			}
 		}
@@ -62,32 +60,13 @@ func TestStaticClockRaceRate(t *testing.T) {
 			continue
 		}
 		sampledBuilds++
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		var stderr bytes.Buffer
-		prog := exec.CommandContext(ctx, bin)
-		prog.Stderr = &stderr
-		prog.WaitDelay = time.Second
-		err := prog.Run()
-		cancel()
-		if ee, ok := err.(*exec.ExitError); !ok && err != nil || ok && ee.ExitCode() != 66 || !strings.Contains(stderr.String(), "WARNING: DATA RACE") {
-			t.Errorf("seed %d sampled line %d, the race's first access, but the run reported no race (%v); stderr:\n%s", seed, first, err, stderr.String())
+		_, stderr, code := runBinary(t, bin)
+		if code != 66 || !strings.Contains(stderr.String(), "WARNING: DATA RACE") {
+			t.Errorf("seed %d sampled %s, the race's first access, but the run reported no race (exit %d); stderr:\n%s", seed, first, code, stderr.String())
 		}
 	}
 	t.Logf("%d of %d builds at rate %v sampled the first access's line", sampledBuilds, builds, rate)
 	if sampledBuilds == 0 {
-		t.Fatalf("no build of %d at rate %v sampled line %d: the test checked nothing", builds, rate, first)
+		t.Fatalf("no build of %d at rate %v sampled %s: the test checked nothing", builds, rate, first)
 	}
-}
-
-// firstRaceLine returns the line of the first access marked "// race"
-// in src, the goroutine's in clockRacy.
-func firstRaceLine(t *testing.T, src string) int {
-	t.Helper()
-	for i, l := range strings.Split(src, "\n") {
-		if strings.HasSuffix(strings.TrimSpace(l), "// race") {
-			return i + 1
-		}
-	}
-	t.Fatal("no line marked // race")
-	return 0
 }
