@@ -10,7 +10,7 @@ import (
 // AtomicLoadInt32 is atomic.LoadInt32, ordered as an acquire.
 func AtomicLoadInt32(addr *int32, site uint64) int32 {
 	r := atomic.LoadInt32(addr)
-	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if atomic.LoadInt64(&syncGate) != 0 { // syncHot, spelled out to fit the budget
 		atomicLoaded4(unsafe.Pointer(addr), site)
 	}
 	return r
@@ -18,7 +18,7 @@ func AtomicLoadInt32(addr *int32, site uint64) int32 {
 
 // AtomicStoreInt32 is atomic.StoreInt32, ordered as a release.
 func AtomicStoreInt32(addr *int32, val int32, site uint64) {
-	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if atomic.LoadInt64(&syncGate) != 0 { // syncHot, spelled out to fit the budget
 		atomicStored(unsafe.Pointer(addr), unsafe.Sizeof(*addr), site)
 	}
 	atomic.StoreInt32(addr, val)
@@ -26,6 +26,14 @@ func AtomicStoreInt32(addr *int32, val int32, site uint64) {
 
 // AtomicSwapInt32 is atomic.SwapInt32, ordered as a release and an acquire.
 func AtomicSwapInt32(addr *int32, new int32, site uint64) (old int32) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return atomic.SwapInt32(addr, new)
+	}
+	return atomicSwapInt32(addr, new, site)
+}
+
+// atomicSwapInt32 is AtomicSwapInt32's work outside the static fast path.
+func atomicSwapInt32(addr *int32, new int32, site uint64) (old int32) {
 	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
@@ -39,6 +47,14 @@ func AtomicSwapInt32(addr *int32, new int32, site uint64) (old int32) {
 
 // AtomicCompareAndSwapInt32 is atomic.CompareAndSwapInt32, ordered as a release and an acquire.
 func AtomicCompareAndSwapInt32(addr *int32, old, new int32, site uint64) (swapped bool) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return atomic.CompareAndSwapInt32(addr, old, new)
+	}
+	return atomicCompareAndSwapInt32(addr, old, new, site)
+}
+
+// atomicCompareAndSwapInt32 is AtomicCompareAndSwapInt32's work outside the static fast path.
+func atomicCompareAndSwapInt32(addr *int32, old, new int32, site uint64) (swapped bool) {
 	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
 		if atomic.LoadInt32(addr) != old {
@@ -56,6 +72,14 @@ func AtomicCompareAndSwapInt32(addr *int32, old, new int32, site uint64) (swappe
 
 // AtomicAddInt32 is atomic.AddInt32, ordered as a release and an acquire.
 func AtomicAddInt32(addr *int32, delta int32, site uint64) (new int32) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return atomic.AddInt32(addr, delta)
+	}
+	return atomicAddInt32(addr, delta, site)
+}
+
+// atomicAddInt32 is AtomicAddInt32's work outside the static fast path.
+func atomicAddInt32(addr *int32, delta int32, site uint64) (new int32) {
 	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
@@ -69,6 +93,14 @@ func AtomicAddInt32(addr *int32, delta int32, site uint64) (new int32) {
 
 // AtomicAndInt32 is atomic.AndInt32, ordered as a release and an acquire.
 func AtomicAndInt32(addr *int32, mask int32, site uint64) (old int32) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return atomic.AndInt32(addr, mask)
+	}
+	return atomicAndInt32(addr, mask, site)
+}
+
+// atomicAndInt32 is AtomicAndInt32's work outside the static fast path.
+func atomicAndInt32(addr *int32, mask int32, site uint64) (old int32) {
 	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
@@ -82,6 +114,14 @@ func AtomicAndInt32(addr *int32, mask int32, site uint64) (old int32) {
 
 // AtomicOrInt32 is atomic.OrInt32, ordered as a release and an acquire.
 func AtomicOrInt32(addr *int32, mask int32, site uint64) (old int32) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return atomic.OrInt32(addr, mask)
+	}
+	return atomicOrInt32(addr, mask, site)
+}
+
+// atomicOrInt32 is AtomicOrInt32's work outside the static fast path.
+func atomicOrInt32(addr *int32, mask int32, site uint64) (old int32) {
 	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
@@ -96,7 +136,7 @@ func AtomicOrInt32(addr *int32, mask int32, site uint64) (old int32) {
 // AtomicLoadInt64 is atomic.LoadInt64, ordered as an acquire.
 func AtomicLoadInt64(addr *int64, site uint64) int64 {
 	r := atomic.LoadInt64(addr)
-	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if atomic.LoadInt64(&syncGate) != 0 { // syncHot, spelled out to fit the budget
 		atomicLoaded8(unsafe.Pointer(addr), site)
 	}
 	return r
@@ -104,7 +144,7 @@ func AtomicLoadInt64(addr *int64, site uint64) int64 {
 
 // AtomicStoreInt64 is atomic.StoreInt64, ordered as a release.
 func AtomicStoreInt64(addr *int64, val int64, site uint64) {
-	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if atomic.LoadInt64(&syncGate) != 0 { // syncHot, spelled out to fit the budget
 		atomicStored(unsafe.Pointer(addr), unsafe.Sizeof(*addr), site)
 	}
 	atomic.StoreInt64(addr, val)
@@ -112,6 +152,14 @@ func AtomicStoreInt64(addr *int64, val int64, site uint64) {
 
 // AtomicSwapInt64 is atomic.SwapInt64, ordered as a release and an acquire.
 func AtomicSwapInt64(addr *int64, new int64, site uint64) (old int64) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return atomic.SwapInt64(addr, new)
+	}
+	return atomicSwapInt64(addr, new, site)
+}
+
+// atomicSwapInt64 is AtomicSwapInt64's work outside the static fast path.
+func atomicSwapInt64(addr *int64, new int64, site uint64) (old int64) {
 	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
@@ -125,6 +173,14 @@ func AtomicSwapInt64(addr *int64, new int64, site uint64) (old int64) {
 
 // AtomicCompareAndSwapInt64 is atomic.CompareAndSwapInt64, ordered as a release and an acquire.
 func AtomicCompareAndSwapInt64(addr *int64, old, new int64, site uint64) (swapped bool) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return atomic.CompareAndSwapInt64(addr, old, new)
+	}
+	return atomicCompareAndSwapInt64(addr, old, new, site)
+}
+
+// atomicCompareAndSwapInt64 is AtomicCompareAndSwapInt64's work outside the static fast path.
+func atomicCompareAndSwapInt64(addr *int64, old, new int64, site uint64) (swapped bool) {
 	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
 		if atomic.LoadInt64(addr) != old {
@@ -142,6 +198,14 @@ func AtomicCompareAndSwapInt64(addr *int64, old, new int64, site uint64) (swappe
 
 // AtomicAddInt64 is atomic.AddInt64, ordered as a release and an acquire.
 func AtomicAddInt64(addr *int64, delta int64, site uint64) (new int64) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return atomic.AddInt64(addr, delta)
+	}
+	return atomicAddInt64(addr, delta, site)
+}
+
+// atomicAddInt64 is AtomicAddInt64's work outside the static fast path.
+func atomicAddInt64(addr *int64, delta int64, site uint64) (new int64) {
 	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
@@ -155,6 +219,14 @@ func AtomicAddInt64(addr *int64, delta int64, site uint64) (new int64) {
 
 // AtomicAndInt64 is atomic.AndInt64, ordered as a release and an acquire.
 func AtomicAndInt64(addr *int64, mask int64, site uint64) (old int64) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return atomic.AndInt64(addr, mask)
+	}
+	return atomicAndInt64(addr, mask, site)
+}
+
+// atomicAndInt64 is AtomicAndInt64's work outside the static fast path.
+func atomicAndInt64(addr *int64, mask int64, site uint64) (old int64) {
 	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
@@ -168,6 +240,14 @@ func AtomicAndInt64(addr *int64, mask int64, site uint64) (old int64) {
 
 // AtomicOrInt64 is atomic.OrInt64, ordered as a release and an acquire.
 func AtomicOrInt64(addr *int64, mask int64, site uint64) (old int64) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return atomic.OrInt64(addr, mask)
+	}
+	return atomicOrInt64(addr, mask, site)
+}
+
+// atomicOrInt64 is AtomicOrInt64's work outside the static fast path.
+func atomicOrInt64(addr *int64, mask int64, site uint64) (old int64) {
 	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
@@ -182,7 +262,7 @@ func AtomicOrInt64(addr *int64, mask int64, site uint64) (old int64) {
 // AtomicLoadUint32 is atomic.LoadUint32, ordered as an acquire.
 func AtomicLoadUint32(addr *uint32, site uint64) uint32 {
 	r := atomic.LoadUint32(addr)
-	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if atomic.LoadInt64(&syncGate) != 0 { // syncHot, spelled out to fit the budget
 		atomicLoaded4(unsafe.Pointer(addr), site)
 	}
 	return r
@@ -190,7 +270,7 @@ func AtomicLoadUint32(addr *uint32, site uint64) uint32 {
 
 // AtomicStoreUint32 is atomic.StoreUint32, ordered as a release.
 func AtomicStoreUint32(addr *uint32, val uint32, site uint64) {
-	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if atomic.LoadInt64(&syncGate) != 0 { // syncHot, spelled out to fit the budget
 		atomicStored(unsafe.Pointer(addr), unsafe.Sizeof(*addr), site)
 	}
 	atomic.StoreUint32(addr, val)
@@ -198,6 +278,14 @@ func AtomicStoreUint32(addr *uint32, val uint32, site uint64) {
 
 // AtomicSwapUint32 is atomic.SwapUint32, ordered as a release and an acquire.
 func AtomicSwapUint32(addr *uint32, new uint32, site uint64) (old uint32) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return atomic.SwapUint32(addr, new)
+	}
+	return atomicSwapUint32(addr, new, site)
+}
+
+// atomicSwapUint32 is AtomicSwapUint32's work outside the static fast path.
+func atomicSwapUint32(addr *uint32, new uint32, site uint64) (old uint32) {
 	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
@@ -211,6 +299,14 @@ func AtomicSwapUint32(addr *uint32, new uint32, site uint64) (old uint32) {
 
 // AtomicCompareAndSwapUint32 is atomic.CompareAndSwapUint32, ordered as a release and an acquire.
 func AtomicCompareAndSwapUint32(addr *uint32, old, new uint32, site uint64) (swapped bool) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return atomic.CompareAndSwapUint32(addr, old, new)
+	}
+	return atomicCompareAndSwapUint32(addr, old, new, site)
+}
+
+// atomicCompareAndSwapUint32 is AtomicCompareAndSwapUint32's work outside the static fast path.
+func atomicCompareAndSwapUint32(addr *uint32, old, new uint32, site uint64) (swapped bool) {
 	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
 		if atomic.LoadUint32(addr) != old {
@@ -228,6 +324,14 @@ func AtomicCompareAndSwapUint32(addr *uint32, old, new uint32, site uint64) (swa
 
 // AtomicAddUint32 is atomic.AddUint32, ordered as a release and an acquire.
 func AtomicAddUint32(addr *uint32, delta uint32, site uint64) (new uint32) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return atomic.AddUint32(addr, delta)
+	}
+	return atomicAddUint32(addr, delta, site)
+}
+
+// atomicAddUint32 is AtomicAddUint32's work outside the static fast path.
+func atomicAddUint32(addr *uint32, delta uint32, site uint64) (new uint32) {
 	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
@@ -241,6 +345,14 @@ func AtomicAddUint32(addr *uint32, delta uint32, site uint64) (new uint32) {
 
 // AtomicAndUint32 is atomic.AndUint32, ordered as a release and an acquire.
 func AtomicAndUint32(addr *uint32, mask uint32, site uint64) (old uint32) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return atomic.AndUint32(addr, mask)
+	}
+	return atomicAndUint32(addr, mask, site)
+}
+
+// atomicAndUint32 is AtomicAndUint32's work outside the static fast path.
+func atomicAndUint32(addr *uint32, mask uint32, site uint64) (old uint32) {
 	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
@@ -254,6 +366,14 @@ func AtomicAndUint32(addr *uint32, mask uint32, site uint64) (old uint32) {
 
 // AtomicOrUint32 is atomic.OrUint32, ordered as a release and an acquire.
 func AtomicOrUint32(addr *uint32, mask uint32, site uint64) (old uint32) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return atomic.OrUint32(addr, mask)
+	}
+	return atomicOrUint32(addr, mask, site)
+}
+
+// atomicOrUint32 is AtomicOrUint32's work outside the static fast path.
+func atomicOrUint32(addr *uint32, mask uint32, site uint64) (old uint32) {
 	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
@@ -268,7 +388,7 @@ func AtomicOrUint32(addr *uint32, mask uint32, site uint64) (old uint32) {
 // AtomicLoadUint64 is atomic.LoadUint64, ordered as an acquire.
 func AtomicLoadUint64(addr *uint64, site uint64) uint64 {
 	r := atomic.LoadUint64(addr)
-	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if atomic.LoadInt64(&syncGate) != 0 { // syncHot, spelled out to fit the budget
 		atomicLoaded8(unsafe.Pointer(addr), site)
 	}
 	return r
@@ -276,7 +396,7 @@ func AtomicLoadUint64(addr *uint64, site uint64) uint64 {
 
 // AtomicStoreUint64 is atomic.StoreUint64, ordered as a release.
 func AtomicStoreUint64(addr *uint64, val uint64, site uint64) {
-	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if atomic.LoadInt64(&syncGate) != 0 { // syncHot, spelled out to fit the budget
 		atomicStored(unsafe.Pointer(addr), unsafe.Sizeof(*addr), site)
 	}
 	atomic.StoreUint64(addr, val)
@@ -284,6 +404,14 @@ func AtomicStoreUint64(addr *uint64, val uint64, site uint64) {
 
 // AtomicSwapUint64 is atomic.SwapUint64, ordered as a release and an acquire.
 func AtomicSwapUint64(addr *uint64, new uint64, site uint64) (old uint64) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return atomic.SwapUint64(addr, new)
+	}
+	return atomicSwapUint64(addr, new, site)
+}
+
+// atomicSwapUint64 is AtomicSwapUint64's work outside the static fast path.
+func atomicSwapUint64(addr *uint64, new uint64, site uint64) (old uint64) {
 	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
@@ -297,6 +425,14 @@ func AtomicSwapUint64(addr *uint64, new uint64, site uint64) (old uint64) {
 
 // AtomicCompareAndSwapUint64 is atomic.CompareAndSwapUint64, ordered as a release and an acquire.
 func AtomicCompareAndSwapUint64(addr *uint64, old, new uint64, site uint64) (swapped bool) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return atomic.CompareAndSwapUint64(addr, old, new)
+	}
+	return atomicCompareAndSwapUint64(addr, old, new, site)
+}
+
+// atomicCompareAndSwapUint64 is AtomicCompareAndSwapUint64's work outside the static fast path.
+func atomicCompareAndSwapUint64(addr *uint64, old, new uint64, site uint64) (swapped bool) {
 	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
 		if atomic.LoadUint64(addr) != old {
@@ -314,6 +450,14 @@ func AtomicCompareAndSwapUint64(addr *uint64, old, new uint64, site uint64) (swa
 
 // AtomicAddUint64 is atomic.AddUint64, ordered as a release and an acquire.
 func AtomicAddUint64(addr *uint64, delta uint64, site uint64) (new uint64) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return atomic.AddUint64(addr, delta)
+	}
+	return atomicAddUint64(addr, delta, site)
+}
+
+// atomicAddUint64 is AtomicAddUint64's work outside the static fast path.
+func atomicAddUint64(addr *uint64, delta uint64, site uint64) (new uint64) {
 	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
@@ -327,6 +471,14 @@ func AtomicAddUint64(addr *uint64, delta uint64, site uint64) (new uint64) {
 
 // AtomicAndUint64 is atomic.AndUint64, ordered as a release and an acquire.
 func AtomicAndUint64(addr *uint64, mask uint64, site uint64) (old uint64) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return atomic.AndUint64(addr, mask)
+	}
+	return atomicAndUint64(addr, mask, site)
+}
+
+// atomicAndUint64 is AtomicAndUint64's work outside the static fast path.
+func atomicAndUint64(addr *uint64, mask uint64, site uint64) (old uint64) {
 	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
@@ -340,6 +492,14 @@ func AtomicAndUint64(addr *uint64, mask uint64, site uint64) (old uint64) {
 
 // AtomicOrUint64 is atomic.OrUint64, ordered as a release and an acquire.
 func AtomicOrUint64(addr *uint64, mask uint64, site uint64) (old uint64) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return atomic.OrUint64(addr, mask)
+	}
+	return atomicOrUint64(addr, mask, site)
+}
+
+// atomicOrUint64 is AtomicOrUint64's work outside the static fast path.
+func atomicOrUint64(addr *uint64, mask uint64, site uint64) (old uint64) {
 	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
@@ -354,7 +514,7 @@ func AtomicOrUint64(addr *uint64, mask uint64, site uint64) (old uint64) {
 // AtomicLoadUintptr is atomic.LoadUintptr, ordered as an acquire.
 func AtomicLoadUintptr(addr *uintptr, site uint64) uintptr {
 	r := atomic.LoadUintptr(addr)
-	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if atomic.LoadInt64(&syncGate) != 0 { // syncHot, spelled out to fit the budget
 		atomicLoaded8(unsafe.Pointer(addr), site)
 	}
 	return r
@@ -362,7 +522,7 @@ func AtomicLoadUintptr(addr *uintptr, site uint64) uintptr {
 
 // AtomicStoreUintptr is atomic.StoreUintptr, ordered as a release.
 func AtomicStoreUintptr(addr *uintptr, val uintptr, site uint64) {
-	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if atomic.LoadInt64(&syncGate) != 0 { // syncHot, spelled out to fit the budget
 		atomicStored(unsafe.Pointer(addr), unsafe.Sizeof(*addr), site)
 	}
 	atomic.StoreUintptr(addr, val)
@@ -370,6 +530,14 @@ func AtomicStoreUintptr(addr *uintptr, val uintptr, site uint64) {
 
 // AtomicSwapUintptr is atomic.SwapUintptr, ordered as a release and an acquire.
 func AtomicSwapUintptr(addr *uintptr, new uintptr, site uint64) (old uintptr) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return atomic.SwapUintptr(addr, new)
+	}
+	return atomicSwapUintptr(addr, new, site)
+}
+
+// atomicSwapUintptr is AtomicSwapUintptr's work outside the static fast path.
+func atomicSwapUintptr(addr *uintptr, new uintptr, site uint64) (old uintptr) {
 	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
@@ -383,6 +551,14 @@ func AtomicSwapUintptr(addr *uintptr, new uintptr, site uint64) (old uintptr) {
 
 // AtomicCompareAndSwapUintptr is atomic.CompareAndSwapUintptr, ordered as a release and an acquire.
 func AtomicCompareAndSwapUintptr(addr *uintptr, old, new uintptr, site uint64) (swapped bool) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return atomic.CompareAndSwapUintptr(addr, old, new)
+	}
+	return atomicCompareAndSwapUintptr(addr, old, new, site)
+}
+
+// atomicCompareAndSwapUintptr is AtomicCompareAndSwapUintptr's work outside the static fast path.
+func atomicCompareAndSwapUintptr(addr *uintptr, old, new uintptr, site uint64) (swapped bool) {
 	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
 		if atomic.LoadUintptr(addr) != old {
@@ -400,6 +576,14 @@ func AtomicCompareAndSwapUintptr(addr *uintptr, old, new uintptr, site uint64) (
 
 // AtomicAddUintptr is atomic.AddUintptr, ordered as a release and an acquire.
 func AtomicAddUintptr(addr *uintptr, delta uintptr, site uint64) (new uintptr) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return atomic.AddUintptr(addr, delta)
+	}
+	return atomicAddUintptr(addr, delta, site)
+}
+
+// atomicAddUintptr is AtomicAddUintptr's work outside the static fast path.
+func atomicAddUintptr(addr *uintptr, delta uintptr, site uint64) (new uintptr) {
 	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
@@ -413,6 +597,14 @@ func AtomicAddUintptr(addr *uintptr, delta uintptr, site uint64) (new uintptr) {
 
 // AtomicAndUintptr is atomic.AndUintptr, ordered as a release and an acquire.
 func AtomicAndUintptr(addr *uintptr, mask uintptr, site uint64) (old uintptr) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return atomic.AndUintptr(addr, mask)
+	}
+	return atomicAndUintptr(addr, mask, site)
+}
+
+// atomicAndUintptr is AtomicAndUintptr's work outside the static fast path.
+func atomicAndUintptr(addr *uintptr, mask uintptr, site uint64) (old uintptr) {
 	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
@@ -426,6 +618,14 @@ func AtomicAndUintptr(addr *uintptr, mask uintptr, site uint64) (old uintptr) {
 
 // AtomicOrUintptr is atomic.OrUintptr, ordered as a release and an acquire.
 func AtomicOrUintptr(addr *uintptr, mask uintptr, site uint64) (old uintptr) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return atomic.OrUintptr(addr, mask)
+	}
+	return atomicOrUintptr(addr, mask, site)
+}
+
+// atomicOrUintptr is AtomicOrUintptr's work outside the static fast path.
+func atomicOrUintptr(addr *uintptr, mask uintptr, site uint64) (old uintptr) {
 	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
@@ -440,7 +640,7 @@ func AtomicOrUintptr(addr *uintptr, mask uintptr, site uint64) (old uintptr) {
 // AtomicLoadPointer is atomic.LoadPointer, ordered as an acquire.
 func AtomicLoadPointer(addr *unsafe.Pointer, site uint64) (val unsafe.Pointer) {
 	r := atomic.LoadPointer(addr)
-	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if atomic.LoadInt64(&syncGate) != 0 { // syncHot, spelled out to fit the budget
 		atomicLoaded8(unsafe.Pointer(addr), site)
 	}
 	return r
@@ -448,7 +648,7 @@ func AtomicLoadPointer(addr *unsafe.Pointer, site uint64) (val unsafe.Pointer) {
 
 // AtomicStorePointer is atomic.StorePointer, ordered as a release.
 func AtomicStorePointer(addr *unsafe.Pointer, val unsafe.Pointer, site uint64) {
-	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if atomic.LoadInt64(&syncGate) != 0 { // syncHot, spelled out to fit the budget
 		atomicStored(unsafe.Pointer(addr), unsafe.Sizeof(*addr), site)
 	}
 	atomic.StorePointer(addr, val)
@@ -456,6 +656,14 @@ func AtomicStorePointer(addr *unsafe.Pointer, val unsafe.Pointer, site uint64) {
 
 // AtomicSwapPointer is atomic.SwapPointer, ordered as a release and an acquire.
 func AtomicSwapPointer(addr *unsafe.Pointer, new unsafe.Pointer, site uint64) (old unsafe.Pointer) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return atomic.SwapPointer(addr, new)
+	}
+	return atomicSwapPointer(addr, new, site)
+}
+
+// atomicSwapPointer is AtomicSwapPointer's work outside the static fast path.
+func atomicSwapPointer(addr *unsafe.Pointer, new unsafe.Pointer, site uint64) (old unsafe.Pointer) {
 	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(addr), unsafe.Sizeof(*addr), 2, site)
@@ -469,6 +677,14 @@ func AtomicSwapPointer(addr *unsafe.Pointer, new unsafe.Pointer, site uint64) (o
 
 // AtomicCompareAndSwapPointer is atomic.CompareAndSwapPointer, ordered as a release and an acquire.
 func AtomicCompareAndSwapPointer(addr *unsafe.Pointer, old, new unsafe.Pointer, site uint64) (swapped bool) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return atomic.CompareAndSwapPointer(addr, old, new)
+	}
+	return atomicCompareAndSwapPointer(addr, old, new, site)
+}
+
+// atomicCompareAndSwapPointer is AtomicCompareAndSwapPointer's work outside the static fast path.
+func atomicCompareAndSwapPointer(addr *unsafe.Pointer, old, new unsafe.Pointer, site uint64) (swapped bool) {
 	sv := syncRef{p: unsafe.Pointer(addr)}
 	if recording() {
 		if atomic.LoadPointer(addr) != old {
@@ -487,7 +703,7 @@ func AtomicCompareAndSwapPointer(addr *unsafe.Pointer, old, new unsafe.Pointer, 
 // AtomicInt32Load is (*atomic.Int32).Load, ordered as an acquire.
 func AtomicInt32Load(x *atomic.Int32, site uint64) int32 {
 	r := x.Load()
-	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if atomic.LoadInt64(&syncGate) != 0 { // syncHot, spelled out to fit the budget
 		atomicLoaded4(unsafe.Pointer(x), site)
 	}
 	return r
@@ -495,7 +711,7 @@ func AtomicInt32Load(x *atomic.Int32, site uint64) int32 {
 
 // AtomicInt32Store is (*atomic.Int32).Store, ordered as a release.
 func AtomicInt32Store(x *atomic.Int32, val int32, site uint64) {
-	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if atomic.LoadInt64(&syncGate) != 0 { // syncHot, spelled out to fit the budget
 		atomicStored(unsafe.Pointer(x), unsafe.Sizeof(*x), site)
 	}
 	x.Store(val)
@@ -503,6 +719,14 @@ func AtomicInt32Store(x *atomic.Int32, val int32, site uint64) {
 
 // AtomicInt32Swap is (*atomic.Int32).Swap, ordered as a release and an acquire.
 func AtomicInt32Swap(x *atomic.Int32, new int32, site uint64) (old int32) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return x.Swap(new)
+	}
+	return atomicInt32Swap(x, new, site)
+}
+
+// atomicInt32Swap is AtomicInt32Swap's work outside the static fast path.
+func atomicInt32Swap(x *atomic.Int32, new int32, site uint64) (old int32) {
 	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
@@ -516,6 +740,14 @@ func AtomicInt32Swap(x *atomic.Int32, new int32, site uint64) (old int32) {
 
 // AtomicInt32CompareAndSwap is (*atomic.Int32).CompareAndSwap, ordered as a release and an acquire.
 func AtomicInt32CompareAndSwap(x *atomic.Int32, old, new int32, site uint64) (swapped bool) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return x.CompareAndSwap(old, new)
+	}
+	return atomicInt32CompareAndSwap(x, old, new, site)
+}
+
+// atomicInt32CompareAndSwap is AtomicInt32CompareAndSwap's work outside the static fast path.
+func atomicInt32CompareAndSwap(x *atomic.Int32, old, new int32, site uint64) (swapped bool) {
 	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		if x.Load() != old {
@@ -533,6 +765,14 @@ func AtomicInt32CompareAndSwap(x *atomic.Int32, old, new int32, site uint64) (sw
 
 // AtomicInt32Add is (*atomic.Int32).Add, ordered as a release and an acquire.
 func AtomicInt32Add(x *atomic.Int32, delta int32, site uint64) (new int32) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return x.Add(delta)
+	}
+	return atomicInt32Add(x, delta, site)
+}
+
+// atomicInt32Add is AtomicInt32Add's work outside the static fast path.
+func atomicInt32Add(x *atomic.Int32, delta int32, site uint64) (new int32) {
 	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
@@ -546,6 +786,14 @@ func AtomicInt32Add(x *atomic.Int32, delta int32, site uint64) (new int32) {
 
 // AtomicInt32And is (*atomic.Int32).And, ordered as a release and an acquire.
 func AtomicInt32And(x *atomic.Int32, mask int32, site uint64) (old int32) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return x.And(mask)
+	}
+	return atomicInt32And(x, mask, site)
+}
+
+// atomicInt32And is AtomicInt32And's work outside the static fast path.
+func atomicInt32And(x *atomic.Int32, mask int32, site uint64) (old int32) {
 	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
@@ -559,6 +807,14 @@ func AtomicInt32And(x *atomic.Int32, mask int32, site uint64) (old int32) {
 
 // AtomicInt32Or is (*atomic.Int32).Or, ordered as a release and an acquire.
 func AtomicInt32Or(x *atomic.Int32, mask int32, site uint64) (old int32) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return x.Or(mask)
+	}
+	return atomicInt32Or(x, mask, site)
+}
+
+// atomicInt32Or is AtomicInt32Or's work outside the static fast path.
+func atomicInt32Or(x *atomic.Int32, mask int32, site uint64) (old int32) {
 	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
@@ -573,7 +829,7 @@ func AtomicInt32Or(x *atomic.Int32, mask int32, site uint64) (old int32) {
 // AtomicInt64Load is (*atomic.Int64).Load, ordered as an acquire.
 func AtomicInt64Load(x *atomic.Int64, site uint64) int64 {
 	r := x.Load()
-	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if atomic.LoadInt64(&syncGate) != 0 { // syncHot, spelled out to fit the budget
 		atomicLoaded8(unsafe.Pointer(x), site)
 	}
 	return r
@@ -581,7 +837,7 @@ func AtomicInt64Load(x *atomic.Int64, site uint64) int64 {
 
 // AtomicInt64Store is (*atomic.Int64).Store, ordered as a release.
 func AtomicInt64Store(x *atomic.Int64, val int64, site uint64) {
-	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if atomic.LoadInt64(&syncGate) != 0 { // syncHot, spelled out to fit the budget
 		atomicStored(unsafe.Pointer(x), unsafe.Sizeof(*x), site)
 	}
 	x.Store(val)
@@ -589,6 +845,14 @@ func AtomicInt64Store(x *atomic.Int64, val int64, site uint64) {
 
 // AtomicInt64Swap is (*atomic.Int64).Swap, ordered as a release and an acquire.
 func AtomicInt64Swap(x *atomic.Int64, new int64, site uint64) (old int64) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return x.Swap(new)
+	}
+	return atomicInt64Swap(x, new, site)
+}
+
+// atomicInt64Swap is AtomicInt64Swap's work outside the static fast path.
+func atomicInt64Swap(x *atomic.Int64, new int64, site uint64) (old int64) {
 	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
@@ -602,6 +866,14 @@ func AtomicInt64Swap(x *atomic.Int64, new int64, site uint64) (old int64) {
 
 // AtomicInt64CompareAndSwap is (*atomic.Int64).CompareAndSwap, ordered as a release and an acquire.
 func AtomicInt64CompareAndSwap(x *atomic.Int64, old, new int64, site uint64) (swapped bool) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return x.CompareAndSwap(old, new)
+	}
+	return atomicInt64CompareAndSwap(x, old, new, site)
+}
+
+// atomicInt64CompareAndSwap is AtomicInt64CompareAndSwap's work outside the static fast path.
+func atomicInt64CompareAndSwap(x *atomic.Int64, old, new int64, site uint64) (swapped bool) {
 	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		if x.Load() != old {
@@ -619,6 +891,14 @@ func AtomicInt64CompareAndSwap(x *atomic.Int64, old, new int64, site uint64) (sw
 
 // AtomicInt64Add is (*atomic.Int64).Add, ordered as a release and an acquire.
 func AtomicInt64Add(x *atomic.Int64, delta int64, site uint64) (new int64) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return x.Add(delta)
+	}
+	return atomicInt64Add(x, delta, site)
+}
+
+// atomicInt64Add is AtomicInt64Add's work outside the static fast path.
+func atomicInt64Add(x *atomic.Int64, delta int64, site uint64) (new int64) {
 	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
@@ -632,6 +912,14 @@ func AtomicInt64Add(x *atomic.Int64, delta int64, site uint64) (new int64) {
 
 // AtomicInt64And is (*atomic.Int64).And, ordered as a release and an acquire.
 func AtomicInt64And(x *atomic.Int64, mask int64, site uint64) (old int64) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return x.And(mask)
+	}
+	return atomicInt64And(x, mask, site)
+}
+
+// atomicInt64And is AtomicInt64And's work outside the static fast path.
+func atomicInt64And(x *atomic.Int64, mask int64, site uint64) (old int64) {
 	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
@@ -645,6 +933,14 @@ func AtomicInt64And(x *atomic.Int64, mask int64, site uint64) (old int64) {
 
 // AtomicInt64Or is (*atomic.Int64).Or, ordered as a release and an acquire.
 func AtomicInt64Or(x *atomic.Int64, mask int64, site uint64) (old int64) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return x.Or(mask)
+	}
+	return atomicInt64Or(x, mask, site)
+}
+
+// atomicInt64Or is AtomicInt64Or's work outside the static fast path.
+func atomicInt64Or(x *atomic.Int64, mask int64, site uint64) (old int64) {
 	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
@@ -659,7 +955,7 @@ func AtomicInt64Or(x *atomic.Int64, mask int64, site uint64) (old int64) {
 // AtomicUint32Load is (*atomic.Uint32).Load, ordered as an acquire.
 func AtomicUint32Load(x *atomic.Uint32, site uint64) uint32 {
 	r := x.Load()
-	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if atomic.LoadInt64(&syncGate) != 0 { // syncHot, spelled out to fit the budget
 		atomicLoaded4(unsafe.Pointer(x), site)
 	}
 	return r
@@ -667,7 +963,7 @@ func AtomicUint32Load(x *atomic.Uint32, site uint64) uint32 {
 
 // AtomicUint32Store is (*atomic.Uint32).Store, ordered as a release.
 func AtomicUint32Store(x *atomic.Uint32, val uint32, site uint64) {
-	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if atomic.LoadInt64(&syncGate) != 0 { // syncHot, spelled out to fit the budget
 		atomicStored(unsafe.Pointer(x), unsafe.Sizeof(*x), site)
 	}
 	x.Store(val)
@@ -675,6 +971,14 @@ func AtomicUint32Store(x *atomic.Uint32, val uint32, site uint64) {
 
 // AtomicUint32Swap is (*atomic.Uint32).Swap, ordered as a release and an acquire.
 func AtomicUint32Swap(x *atomic.Uint32, new uint32, site uint64) (old uint32) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return x.Swap(new)
+	}
+	return atomicUint32Swap(x, new, site)
+}
+
+// atomicUint32Swap is AtomicUint32Swap's work outside the static fast path.
+func atomicUint32Swap(x *atomic.Uint32, new uint32, site uint64) (old uint32) {
 	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
@@ -688,6 +992,14 @@ func AtomicUint32Swap(x *atomic.Uint32, new uint32, site uint64) (old uint32) {
 
 // AtomicUint32CompareAndSwap is (*atomic.Uint32).CompareAndSwap, ordered as a release and an acquire.
 func AtomicUint32CompareAndSwap(x *atomic.Uint32, old, new uint32, site uint64) (swapped bool) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return x.CompareAndSwap(old, new)
+	}
+	return atomicUint32CompareAndSwap(x, old, new, site)
+}
+
+// atomicUint32CompareAndSwap is AtomicUint32CompareAndSwap's work outside the static fast path.
+func atomicUint32CompareAndSwap(x *atomic.Uint32, old, new uint32, site uint64) (swapped bool) {
 	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		if x.Load() != old {
@@ -705,6 +1017,14 @@ func AtomicUint32CompareAndSwap(x *atomic.Uint32, old, new uint32, site uint64) 
 
 // AtomicUint32Add is (*atomic.Uint32).Add, ordered as a release and an acquire.
 func AtomicUint32Add(x *atomic.Uint32, delta uint32, site uint64) (new uint32) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return x.Add(delta)
+	}
+	return atomicUint32Add(x, delta, site)
+}
+
+// atomicUint32Add is AtomicUint32Add's work outside the static fast path.
+func atomicUint32Add(x *atomic.Uint32, delta uint32, site uint64) (new uint32) {
 	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
@@ -718,6 +1038,14 @@ func AtomicUint32Add(x *atomic.Uint32, delta uint32, site uint64) (new uint32) {
 
 // AtomicUint32And is (*atomic.Uint32).And, ordered as a release and an acquire.
 func AtomicUint32And(x *atomic.Uint32, mask uint32, site uint64) (old uint32) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return x.And(mask)
+	}
+	return atomicUint32And(x, mask, site)
+}
+
+// atomicUint32And is AtomicUint32And's work outside the static fast path.
+func atomicUint32And(x *atomic.Uint32, mask uint32, site uint64) (old uint32) {
 	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
@@ -731,6 +1059,14 @@ func AtomicUint32And(x *atomic.Uint32, mask uint32, site uint64) (old uint32) {
 
 // AtomicUint32Or is (*atomic.Uint32).Or, ordered as a release and an acquire.
 func AtomicUint32Or(x *atomic.Uint32, mask uint32, site uint64) (old uint32) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return x.Or(mask)
+	}
+	return atomicUint32Or(x, mask, site)
+}
+
+// atomicUint32Or is AtomicUint32Or's work outside the static fast path.
+func atomicUint32Or(x *atomic.Uint32, mask uint32, site uint64) (old uint32) {
 	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
@@ -745,7 +1081,7 @@ func AtomicUint32Or(x *atomic.Uint32, mask uint32, site uint64) (old uint32) {
 // AtomicUint64Load is (*atomic.Uint64).Load, ordered as an acquire.
 func AtomicUint64Load(x *atomic.Uint64, site uint64) uint64 {
 	r := x.Load()
-	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if atomic.LoadInt64(&syncGate) != 0 { // syncHot, spelled out to fit the budget
 		atomicLoaded8(unsafe.Pointer(x), site)
 	}
 	return r
@@ -753,7 +1089,7 @@ func AtomicUint64Load(x *atomic.Uint64, site uint64) uint64 {
 
 // AtomicUint64Store is (*atomic.Uint64).Store, ordered as a release.
 func AtomicUint64Store(x *atomic.Uint64, val uint64, site uint64) {
-	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if atomic.LoadInt64(&syncGate) != 0 { // syncHot, spelled out to fit the budget
 		atomicStored(unsafe.Pointer(x), unsafe.Sizeof(*x), site)
 	}
 	x.Store(val)
@@ -761,6 +1097,14 @@ func AtomicUint64Store(x *atomic.Uint64, val uint64, site uint64) {
 
 // AtomicUint64Swap is (*atomic.Uint64).Swap, ordered as a release and an acquire.
 func AtomicUint64Swap(x *atomic.Uint64, new uint64, site uint64) (old uint64) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return x.Swap(new)
+	}
+	return atomicUint64Swap(x, new, site)
+}
+
+// atomicUint64Swap is AtomicUint64Swap's work outside the static fast path.
+func atomicUint64Swap(x *atomic.Uint64, new uint64, site uint64) (old uint64) {
 	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
@@ -774,6 +1118,14 @@ func AtomicUint64Swap(x *atomic.Uint64, new uint64, site uint64) (old uint64) {
 
 // AtomicUint64CompareAndSwap is (*atomic.Uint64).CompareAndSwap, ordered as a release and an acquire.
 func AtomicUint64CompareAndSwap(x *atomic.Uint64, old, new uint64, site uint64) (swapped bool) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return x.CompareAndSwap(old, new)
+	}
+	return atomicUint64CompareAndSwap(x, old, new, site)
+}
+
+// atomicUint64CompareAndSwap is AtomicUint64CompareAndSwap's work outside the static fast path.
+func atomicUint64CompareAndSwap(x *atomic.Uint64, old, new uint64, site uint64) (swapped bool) {
 	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		if x.Load() != old {
@@ -791,6 +1143,14 @@ func AtomicUint64CompareAndSwap(x *atomic.Uint64, old, new uint64, site uint64) 
 
 // AtomicUint64Add is (*atomic.Uint64).Add, ordered as a release and an acquire.
 func AtomicUint64Add(x *atomic.Uint64, delta uint64, site uint64) (new uint64) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return x.Add(delta)
+	}
+	return atomicUint64Add(x, delta, site)
+}
+
+// atomicUint64Add is AtomicUint64Add's work outside the static fast path.
+func atomicUint64Add(x *atomic.Uint64, delta uint64, site uint64) (new uint64) {
 	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
@@ -804,6 +1164,14 @@ func AtomicUint64Add(x *atomic.Uint64, delta uint64, site uint64) (new uint64) {
 
 // AtomicUint64And is (*atomic.Uint64).And, ordered as a release and an acquire.
 func AtomicUint64And(x *atomic.Uint64, mask uint64, site uint64) (old uint64) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return x.And(mask)
+	}
+	return atomicUint64And(x, mask, site)
+}
+
+// atomicUint64And is AtomicUint64And's work outside the static fast path.
+func atomicUint64And(x *atomic.Uint64, mask uint64, site uint64) (old uint64) {
 	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
@@ -817,6 +1185,14 @@ func AtomicUint64And(x *atomic.Uint64, mask uint64, site uint64) (old uint64) {
 
 // AtomicUint64Or is (*atomic.Uint64).Or, ordered as a release and an acquire.
 func AtomicUint64Or(x *atomic.Uint64, mask uint64, site uint64) (old uint64) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return x.Or(mask)
+	}
+	return atomicUint64Or(x, mask, site)
+}
+
+// atomicUint64Or is AtomicUint64Or's work outside the static fast path.
+func atomicUint64Or(x *atomic.Uint64, mask uint64, site uint64) (old uint64) {
 	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
@@ -831,7 +1207,7 @@ func AtomicUint64Or(x *atomic.Uint64, mask uint64, site uint64) (old uint64) {
 // AtomicUintptrLoad is (*atomic.Uintptr).Load, ordered as an acquire.
 func AtomicUintptrLoad(x *atomic.Uintptr, site uint64) uintptr {
 	r := x.Load()
-	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if atomic.LoadInt64(&syncGate) != 0 { // syncHot, spelled out to fit the budget
 		atomicLoaded8(unsafe.Pointer(x), site)
 	}
 	return r
@@ -839,7 +1215,7 @@ func AtomicUintptrLoad(x *atomic.Uintptr, site uint64) uintptr {
 
 // AtomicUintptrStore is (*atomic.Uintptr).Store, ordered as a release.
 func AtomicUintptrStore(x *atomic.Uintptr, val uintptr, site uint64) {
-	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if atomic.LoadInt64(&syncGate) != 0 { // syncHot, spelled out to fit the budget
 		atomicStored(unsafe.Pointer(x), unsafe.Sizeof(*x), site)
 	}
 	x.Store(val)
@@ -847,6 +1223,14 @@ func AtomicUintptrStore(x *atomic.Uintptr, val uintptr, site uint64) {
 
 // AtomicUintptrSwap is (*atomic.Uintptr).Swap, ordered as a release and an acquire.
 func AtomicUintptrSwap(x *atomic.Uintptr, new uintptr, site uint64) (old uintptr) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return x.Swap(new)
+	}
+	return atomicUintptrSwap(x, new, site)
+}
+
+// atomicUintptrSwap is AtomicUintptrSwap's work outside the static fast path.
+func atomicUintptrSwap(x *atomic.Uintptr, new uintptr, site uint64) (old uintptr) {
 	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
@@ -860,6 +1244,14 @@ func AtomicUintptrSwap(x *atomic.Uintptr, new uintptr, site uint64) (old uintptr
 
 // AtomicUintptrCompareAndSwap is (*atomic.Uintptr).CompareAndSwap, ordered as a release and an acquire.
 func AtomicUintptrCompareAndSwap(x *atomic.Uintptr, old, new uintptr, site uint64) (swapped bool) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return x.CompareAndSwap(old, new)
+	}
+	return atomicUintptrCompareAndSwap(x, old, new, site)
+}
+
+// atomicUintptrCompareAndSwap is AtomicUintptrCompareAndSwap's work outside the static fast path.
+func atomicUintptrCompareAndSwap(x *atomic.Uintptr, old, new uintptr, site uint64) (swapped bool) {
 	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		if x.Load() != old {
@@ -877,6 +1269,14 @@ func AtomicUintptrCompareAndSwap(x *atomic.Uintptr, old, new uintptr, site uint6
 
 // AtomicUintptrAdd is (*atomic.Uintptr).Add, ordered as a release and an acquire.
 func AtomicUintptrAdd(x *atomic.Uintptr, delta uintptr, site uint64) (new uintptr) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return x.Add(delta)
+	}
+	return atomicUintptrAdd(x, delta, site)
+}
+
+// atomicUintptrAdd is AtomicUintptrAdd's work outside the static fast path.
+func atomicUintptrAdd(x *atomic.Uintptr, delta uintptr, site uint64) (new uintptr) {
 	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
@@ -890,6 +1290,14 @@ func AtomicUintptrAdd(x *atomic.Uintptr, delta uintptr, site uint64) (new uintpt
 
 // AtomicUintptrAnd is (*atomic.Uintptr).And, ordered as a release and an acquire.
 func AtomicUintptrAnd(x *atomic.Uintptr, mask uintptr, site uint64) (old uintptr) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return x.And(mask)
+	}
+	return atomicUintptrAnd(x, mask, site)
+}
+
+// atomicUintptrAnd is AtomicUintptrAnd's work outside the static fast path.
+func atomicUintptrAnd(x *atomic.Uintptr, mask uintptr, site uint64) (old uintptr) {
 	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
@@ -903,6 +1311,14 @@ func AtomicUintptrAnd(x *atomic.Uintptr, mask uintptr, site uint64) (old uintptr
 
 // AtomicUintptrOr is (*atomic.Uintptr).Or, ordered as a release and an acquire.
 func AtomicUintptrOr(x *atomic.Uintptr, mask uintptr, site uint64) (old uintptr) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return x.Or(mask)
+	}
+	return atomicUintptrOr(x, mask, site)
+}
+
+// atomicUintptrOr is AtomicUintptrOr's work outside the static fast path.
+func atomicUintptrOr(x *atomic.Uintptr, mask uintptr, site uint64) (old uintptr) {
 	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
@@ -917,7 +1333,7 @@ func AtomicUintptrOr(x *atomic.Uintptr, mask uintptr, site uint64) (old uintptr)
 // AtomicBoolLoad is (*atomic.Bool).Load, ordered as an acquire.
 func AtomicBoolLoad(x *atomic.Bool, site uint64) bool {
 	r := x.Load()
-	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if atomic.LoadInt64(&syncGate) != 0 { // syncHot, spelled out to fit the budget
 		atomicLoaded4(unsafe.Pointer(x), site)
 	}
 	return r
@@ -925,7 +1341,7 @@ func AtomicBoolLoad(x *atomic.Bool, site uint64) bool {
 
 // AtomicBoolStore is (*atomic.Bool).Store, ordered as a release.
 func AtomicBoolStore(x *atomic.Bool, val bool, site uint64) {
-	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if atomic.LoadInt64(&syncGate) != 0 { // syncHot, spelled out to fit the budget
 		atomicStored(unsafe.Pointer(x), unsafe.Sizeof(*x), site)
 	}
 	x.Store(val)
@@ -933,6 +1349,14 @@ func AtomicBoolStore(x *atomic.Bool, val bool, site uint64) {
 
 // AtomicBoolSwap is (*atomic.Bool).Swap, ordered as a release and an acquire.
 func AtomicBoolSwap(x *atomic.Bool, new bool, site uint64) (old bool) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return x.Swap(new)
+	}
+	return atomicBoolSwap(x, new, site)
+}
+
+// atomicBoolSwap is AtomicBoolSwap's work outside the static fast path.
+func atomicBoolSwap(x *atomic.Bool, new bool, site uint64) (old bool) {
 	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
@@ -946,6 +1370,14 @@ func AtomicBoolSwap(x *atomic.Bool, new bool, site uint64) (old bool) {
 
 // AtomicBoolCompareAndSwap is (*atomic.Bool).CompareAndSwap, ordered as a release and an acquire.
 func AtomicBoolCompareAndSwap(x *atomic.Bool, old, new bool, site uint64) (swapped bool) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return x.CompareAndSwap(old, new)
+	}
+	return atomicBoolCompareAndSwap(x, old, new, site)
+}
+
+// atomicBoolCompareAndSwap is AtomicBoolCompareAndSwap's work outside the static fast path.
+func atomicBoolCompareAndSwap(x *atomic.Bool, old, new bool, site uint64) (swapped bool) {
 	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		if x.Load() != old {
@@ -964,7 +1396,7 @@ func AtomicBoolCompareAndSwap(x *atomic.Bool, old, new bool, site uint64) (swapp
 // AtomicPointerLoad is (*atomic.Pointer).Load, ordered as an acquire.
 func AtomicPointerLoad[T any](x *atomic.Pointer[T], site uint64) *T {
 	r := x.Load()
-	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if atomic.LoadInt64(&syncGate) != 0 { // syncHot, spelled out to fit the budget
 		atomicLoaded8(unsafe.Pointer(x), site)
 	}
 	return r
@@ -972,7 +1404,7 @@ func AtomicPointerLoad[T any](x *atomic.Pointer[T], site uint64) *T {
 
 // AtomicPointerStore is (*atomic.Pointer).Store, ordered as a release.
 func AtomicPointerStore[T any](x *atomic.Pointer[T], val *T, site uint64) {
-	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if atomic.LoadInt64(&syncGate) != 0 { // syncHot, spelled out to fit the budget
 		atomicStored(unsafe.Pointer(x), unsafe.Sizeof(*x), site)
 	}
 	x.Store(val)
@@ -980,6 +1412,14 @@ func AtomicPointerStore[T any](x *atomic.Pointer[T], val *T, site uint64) {
 
 // AtomicPointerSwap is (*atomic.Pointer).Swap, ordered as a release and an acquire.
 func AtomicPointerSwap[T any](x *atomic.Pointer[T], new *T, site uint64) (old *T) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return x.Swap(new)
+	}
+	return atomicPointerSwap(x, new, site)
+}
+
+// atomicPointerSwap is AtomicPointerSwap's work outside the static fast path.
+func atomicPointerSwap[T any](x *atomic.Pointer[T], new *T, site uint64) (old *T) {
 	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
@@ -993,6 +1433,14 @@ func AtomicPointerSwap[T any](x *atomic.Pointer[T], new *T, site uint64) (old *T
 
 // AtomicPointerCompareAndSwap is (*atomic.Pointer).CompareAndSwap, ordered as a release and an acquire.
 func AtomicPointerCompareAndSwap[T any](x *atomic.Pointer[T], old, new *T, site uint64) (swapped bool) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return x.CompareAndSwap(old, new)
+	}
+	return atomicPointerCompareAndSwap(x, old, new, site)
+}
+
+// atomicPointerCompareAndSwap is AtomicPointerCompareAndSwap's work outside the static fast path.
+func atomicPointerCompareAndSwap[T any](x *atomic.Pointer[T], old, new *T, site uint64) (swapped bool) {
 	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		if x.Load() != old {
@@ -1010,6 +1458,14 @@ func AtomicPointerCompareAndSwap[T any](x *atomic.Pointer[T], old, new *T, site 
 
 // AtomicValueLoad is (*atomic.Value).Load, ordered as an acquire.
 func AtomicValueLoad(x *atomic.Value, site uint64) (val any) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return x.Load()
+	}
+	return atomicValueLoad(x, site)
+}
+
+// atomicValueLoad is AtomicValueLoad's work outside the static fast path.
+func atomicValueLoad(x *atomic.Value, site uint64) (val any) {
 	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 0, site)
@@ -1023,7 +1479,7 @@ func AtomicValueLoad(x *atomic.Value, site uint64) (val any) {
 
 // AtomicValueStore is (*atomic.Value).Store, ordered as a release.
 func AtomicValueStore(x *atomic.Value, val any, site uint64) {
-	if syncGate.Load() != 0 { // syncHot, spelled out to fit the budget
+	if atomic.LoadInt64(&syncGate) != 0 { // syncHot, spelled out to fit the budget
 		atomicStored(unsafe.Pointer(x), unsafe.Sizeof(*x), site)
 	}
 	x.Store(val)
@@ -1031,6 +1487,14 @@ func AtomicValueStore(x *atomic.Value, val any, site uint64) {
 
 // AtomicValueSwap is (*atomic.Value).Swap, ordered as a release and an acquire.
 func AtomicValueSwap(x *atomic.Value, new any, site uint64) (old any) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return x.Swap(new)
+	}
+	return atomicValueSwap(x, new, site)
+}
+
+// atomicValueSwap is AtomicValueSwap's work outside the static fast path.
+func atomicValueSwap(x *atomic.Value, new any, site uint64) (old any) {
 	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)
@@ -1044,6 +1508,14 @@ func AtomicValueSwap(x *atomic.Value, new any, site uint64) (old any) {
 
 // AtomicValueCompareAndSwap is (*atomic.Value).CompareAndSwap, ordered as a release and an acquire.
 func AtomicValueCompareAndSwap(x *atomic.Value, old, new any, site uint64) (swapped bool) {
+	if staticSync && atomic.LoadInt64(&syncGate) == 0 {
+		return x.CompareAndSwap(old, new)
+	}
+	return atomicValueCompareAndSwap(x, old, new, site)
+}
+
+// atomicValueCompareAndSwap is AtomicValueCompareAndSwap's work outside the static fast path.
+func atomicValueCompareAndSwap(x *atomic.Value, old, new any, site uint64) (swapped bool) {
 	sv := syncRef{p: unsafe.Pointer(x)}
 	if recording() {
 		sv = atomicPre(unsafe.Pointer(x), unsafe.Sizeof(*x), 2, site)

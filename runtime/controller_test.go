@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"math/rand/v2"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -46,7 +47,7 @@ func TestControllerMeasures(t *testing.T) {
 					t.Fatalf("period %d: measured %v, but counting() = %v", c.n, c.measured, counting())
 				}
 				// syncGate is gate's count plus one while counting.
-				if extra := syncGate.Load() - gate.Load(); c.measured != (extra == 1) {
+				if extra := atomic.LoadInt64(&syncGate) - gate.Load(); c.measured != (extra == 1) {
 					t.Fatalf("period %d: measured %v, but syncGate exceeds gate by %d", c.n, c.measured, extra)
 				}
 				if c.on && !c.measured {

@@ -47,18 +47,22 @@ var gate atomic.Int64
 // closes after it, so that it is open whenever gate is. It is kept
 // rather than derived because syncHot inlines into every wrapper: testing
 // gate and the counting flag apart cost 15 more in the inliner's budget
-// and put Acquire, Release and their kin over it.
-var syncGate atomic.Int64
+// and put Acquire, Release and their kin over it. It is a plain int64,
+// read and written only with sync/atomic's functions, because the
+// inliner counts atomic.LoadInt64(&syncGate) cheaper than the Load
+// method of an atomic.Int64: the difference keeps the sync/atomic
+// wrappers of atomic_gen.go within the budget.
+var syncGate int64
 
 // gateInc and gateDec add and remove a reason for the detector to work.
 func gateInc() {
-	syncGate.Add(1)
+	atomic.AddInt64(&syncGate, 1)
 	gate.Add(1)
 }
 
 func gateDec() {
 	gate.Add(-1)
-	syncGate.Add(-1)
+	atomic.AddInt64(&syncGate, -1)
 }
 
 // gateOpen reports whether the detector has anything to do. It is small
@@ -128,7 +132,7 @@ func forker() *thread {
 // and, at rate 0 with the gate closed, make no call at all; their
 // recording halves (acquireAt and the like) start with syncer, which
 // decides again.
-func syncHot() bool { return syncGate.Load() != 0 }
+func syncHot() bool { return atomic.LoadInt64(&syncGate) != 0 }
 
 // recording reports whether synchronization must be recorded: the gate
 // is open. The two-part wrappers test it, and count a closed first half

@@ -69,9 +69,9 @@ func counting() bool { return countingOn.Load() != 0 }
 func setCounting(on bool) {
 	switch {
 	case on && countingOn.Swap(1) == 0:
-		syncGate.Add(1)
+		atomic.AddInt64(&syncGate, 1)
 	case !on && countingOn.Swap(0) != 0:
-		syncGate.Add(-1)
+		atomic.AddInt64(&syncGate, -1)
 	}
 }
 

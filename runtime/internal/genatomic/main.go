@@ -168,16 +168,35 @@ func writeFunc(b *bytes.Buffer, name, _ string, params, results, operand, call s
 		// A store has nothing to do after it: the test and one call
 		// with three arguments before it are within the inliner's
 		// budget.
-		fmt.Fprintf(b, "\tif syncGate.Load() != 0 { // syncHot, spelled out to fit the budget\n\t\tatomicStored(unsafe.Pointer(%s), unsafe.Sizeof(*%s), site)\n\t}\n\t%s\n}\n\n", p, p, call)
+		fmt.Fprintf(b, "\tif atomic.LoadInt64(&syncGate) != 0 { // syncHot, spelled out to fit the budget\n\t\tatomicStored(unsafe.Pointer(%s), unsafe.Sizeof(*%s), site)\n\t}\n\t%s\n}\n\n", p, p, call)
 		return
 	}
 	if size := loadSize(what); k == load && size != 0 {
 		// A load has nothing to do before it: the load, the test and
 		// one call after it, with two arguments, are within the
 		// inliner's budget.
-		fmt.Fprintf(b, "\tr := %s\n\tif syncGate.Load() != 0 { // syncHot, spelled out to fit the budget\n\t\tatomicLoaded%d(unsafe.Pointer(%s), site)\n\t}\n\treturn r\n}\n\n", call, size, p)
+		fmt.Fprintf(b, "\tr := %s\n\tif atomic.LoadInt64(&syncGate) != 0 { // syncHot, spelled out to fit the budget\n\t\tatomicLoaded%d(unsafe.Pointer(%s), site)\n\t}\n\treturn r\n}\n\n", call, size, p)
 		return
 	}
+	// In static and collide builds (staticSync) a wrapper's whole work
+	// is onSync, which has nothing to do while the gate is closed: the
+	// operation alone is then the wrapper, small enough to inline, and
+	// the rest of it is a function of its own (below), which dynamic
+	// builds, where the test is constant false, always call.
+	slow := "atomic" + strings.TrimPrefix(name, "Atomic")
+	args := callArgs(params)
+	fmt.Fprintf(b, "\tif staticSync && atomic.LoadInt64(&syncGate) == 0 {\n")
+	if results != "" {
+		fmt.Fprintf(b, "\t\treturn %s\n\t}\n\treturn %s(%s)\n}\n\n", call, typeArgsDropped(slow), args)
+	} else {
+		fmt.Fprintf(b, "\t\t%s\n\t\treturn\n\t}\n\t%s(%s)\n}\n\n", call, typeArgsDropped(slow), args)
+	}
+	fmt.Fprintf(b, "// %s is %s's work outside the static fast path.\n", typeArgsDropped(slow), strings.SplitN(name, "[", 2)[0])
+	fmt.Fprintf(b, "func %s(%s)", slow, params)
+	if results != "" {
+		fmt.Fprintf(b, " (%s)", results)
+	}
+	b.WriteString(" {\n")
 	fmt.Fprintf(b, "\tsv := syncRef{p: %s}\n", addr)
 	// A load or read-modify-write that finds the gate closed counts
 	// both its halves for the pacer at once (idlePair).
@@ -195,6 +214,21 @@ func writeFunc(b *bytes.Buffer, name, _ string, params, results, operand, call s
 		fmt.Fprintf(b, "\t%s\n\tatomicPost(sv)\n", call)
 	}
 	b.WriteString("}\n\n")
+}
+
+// typeArgsDropped returns the name of a function, without the type
+// parameter list of a generic one's declaration.
+func typeArgsDropped(name string) string { return strings.SplitN(name, "[", 2)[0] }
+
+// callArgs returns the arguments that pass a function's parameters, as
+// declared in params ("x *atomic.Int32, delta int32, site uint64" or
+// "old, new *T, site uint64"), on to another with the same ones.
+func callArgs(params string) string {
+	var names []string
+	for _, p := range strings.Split(params, ",") {
+		names = append(names, strings.Fields(p)[0])
+	}
+	return strings.Join(names, ", ")
 }
 
 // casLoad returns the atomic load of the operand p that a wrapper of
