@@ -33,6 +33,11 @@
 //	-out file        markdown report (default docs/bench.md); its plots go
 //	                 beside it as NAME-time.svg and NAME-rss.svg
 //	-report file     write the report from a saved results.json, measuring nothing
+//	-detect files    bench/evalrate results files (comma-separated) whose modes
+//	                 comparisons to put beside the costs in the -budget report
+//	-budget file     markdown report of distinct races found against slowdown
+//	                 per mode and rate (needs -detect); its plot goes beside it
+//	                 as NAME.svg
 //
 // Proxy modules are copied out of the module cache into the scratch
 // directory, so that each is the main module racegen instruments; nothing
@@ -77,6 +82,8 @@ type options struct {
 	work       string
 	out        string
 	report     string
+	detect     string // bench/evalrate results files, comma-separated
+	budget     string // the budget report, written if detect is set
 }
 
 func mainErr() error {
@@ -96,24 +103,41 @@ func mainErr() error {
 	flag.StringVar(&o.work, "work", filepath.Join(os.TempDir(), "racegen-bench"), "scratch `dir`ectory")
 	flag.StringVar(&o.out, "out", "docs/bench.md", "markdown report `file`")
 	flag.StringVar(&o.report, "report", "", "write the report from this saved results `file` only")
+	flag.StringVar(&o.detect, "detect", "", "bench/evalrate results `files` (comma-separated) to put beside the costs in the -budget report")
+	flag.StringVar(&o.budget, "budget", "docs/budget.md", "markdown `file` of races found against slowdown, written when -detect is given")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", flag.Args())
 	}
+	// Read the detection results first, so that a wrong path fails before
+	// an hour of measuring.
+	var ds []detection
+	if o.detect != "" {
+		var err error
+		if ds, err = loadDetections(strings.Split(o.detect, ",")); err != nil {
+			return fmt.Errorf("-detect: %w", err)
+		}
+	}
+	var rs *results
 	if o.report != "" {
-		rs := new(results)
-		err := runinfo.LoadJSON(o.report, rs)
-		if err != nil {
+		rs = new(results)
+		if err := runinfo.LoadJSON(o.report, rs); err != nil {
 			return err
 		}
 		recountBenchmarks(rs, filepath.Join(filepath.Dir(o.report), "logs"))
-		return writeOutputs(rs, o.out)
+	} else {
+		var err error
+		if rs, err = measureAll(&o); err != nil {
+			return err
+		}
 	}
-	rs, err := measureAll(&o)
-	if err != nil {
+	if err := writeOutputs(rs, o.out); err != nil {
 		return err
 	}
-	return writeOutputs(rs, o.out)
+	if ds != nil {
+		return writeBudgetOutputs(rs, ds, o.budget)
+	}
+	return nil
 }
 
 // measureAll builds and runs everything o asks for.
@@ -309,6 +333,22 @@ func writeOutputs(rs *results, out string) error {
 		return err
 	}
 	logf("wrote %s and %s", out, strings.Join(names, ", "))
+	return nil
+}
+
+// writeBudgetOutputs writes the budget report to out and its plot beside
+// it.
+func writeBudgetOutputs(rs *results, ds []detection, out string) error {
+	plot := strings.TrimSuffix(filepath.Base(out), filepath.Ext(out)) + ".svg"
+	if err := writeFile(filepath.Join(filepath.Dir(out), plot), func(f *os.File) error {
+		return writeBudgetPlot(f, rs, ds)
+	}); err != nil {
+		return err
+	}
+	if err := writeFile(out, func(f *os.File) error { return writeBudget(f, rs, ds, plot) }); err != nil {
+		return err
+	}
+	logf("wrote %s and %s", out, plot)
 	return nil
 }
 

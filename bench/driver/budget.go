@@ -1,0 +1,321 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/racegen/racegen/bench/internal/runinfo"
+	"github.com/racegen/racegen/bench/internal/svgplot"
+)
+
+// The budget report puts each racegen mode's cost, from this harness,
+// beside the races it finds, from bench/evalrate's modes comparison, to
+// answer CRSampler's question: within a fixed overhead budget, which
+// mode finds the most races. A mode's rate within a budget is the
+// highest rate it was measured at whose geometric-mean slowdown stays
+// within it.
+
+// budgetLimit is the overhead budget of the comparison: the slowdown
+// (geometric mean over workloads of the median ratios) that a mode's
+// rate must stay within.
+const budgetLimit = 1.05
+
+// detection is what the budget report reads from one saved bench/evalrate
+// results file: its modes comparison, every program run in each mode at
+// one rate. Only these fields are decoded.
+type detection struct {
+	Command  string  `json:"command"`
+	Racegen  string  `json:"racegen"`
+	ModeRate float64 `json:"mode_rate"`
+	ModeRuns int     `json:"mode_runs"`
+	Programs []struct {
+		Dir   string   `json:"dir"`
+		Races []string `json:"races"`
+		Modes []struct {
+			Mode  string         `json:"mode"`
+			Rate  float64        `json:"rate"`
+			Runs  int            `json:"runs"`
+			Found map[string]int `json:"found"`
+		} `json:"modes"`
+	} `json:"programs"`
+}
+
+// loadDetections reads the bench/evalrate results files in paths.
+func loadDetections(paths []string) ([]detection, error) {
+	var ds []detection
+	for _, p := range paths {
+		var d detection
+		if err := runinfo.LoadJSON(p, &d); err != nil {
+			return nil, err
+		}
+		if len(d.Programs) == 0 {
+			return nil, fmt.Errorf("%s: no modes comparison (bench/evalrate was run with -modes '')", p)
+		}
+		ds = append(ds, d)
+	}
+	return ds, nil
+}
+
+// A raceClass says whether a race of the evaluation corpora is a clock
+// race, the kind static mode can find: one in which the first goroutine
+// does not synchronize between its access and the second goroutine's.
+type raceClass int
+
+const (
+	notClock  raceClass = iota // the first goroutine always synchronizes in between
+	someClock                  // a clock race in some interleavings
+	clockRace                  // a clock race in every run
+	raceClasses
+)
+
+var raceClassNames = [raceClasses]string{"not clock", "clock in some runs", "clock"}
+
+// classify returns the class of the race name of the program in dir.
+// It reads the timings that testdata/evalrace/many's names begin with
+// (see that program's doc comment): once-hold and loop races are clock
+// races, in loop-sync races each iteration also locks a mutex, so only
+// the second accesses that fall before it make clock races, and
+// once-sync races and every race of testdata/evalrace synchronize right
+// after the first access.
+func classify(dir, name string) raceClass {
+	if !strings.HasSuffix(dir, "/many") {
+		return notClock
+	}
+	switch {
+	case strings.HasPrefix(name, "once-hold-"), strings.HasPrefix(name, "loop-") && !strings.HasPrefix(name, "loop-sync-"):
+		return clockRace
+	case strings.HasPrefix(name, "loop-sync-"):
+		return someClock
+	}
+	return notClock
+}
+
+// A budgetPoint is one mode at one rate: its cost and what it found.
+type budgetPoint struct {
+	Mode   string
+	Rate   float64
+	Config string     // the harness configuration measured, "" if none
+	Time   geoSummary // slowdown, geometric mean over workloads
+	RSS    geoSummary
+	Runs   int // runs per program of the detection
+	Races  int // races in the programs
+	Found  int // distinct races found
+	// ByClass splits Found by raceClass, and Of the corpus likewise.
+	ByClass, Of [raceClasses]int
+}
+
+// budgetPoints pairs the detection runs of ds with the configurations
+// of rs of the same mode and rate (every package's accesses checked, no
+// FRESA), in mode and then rate order.
+func budgetPoints(rs *results, ds []detection) []budgetPoint {
+	var ps []budgetPoint
+	for _, d := range ds {
+		type key struct {
+			mode string
+			rate float64
+		}
+		byMode := map[key]*budgetPoint{}
+		var order []key
+		for _, p := range d.Programs {
+			for _, m := range p.Modes {
+				k := key{m.Mode, m.Rate}
+				bp := byMode[k]
+				if bp == nil {
+					bp = &budgetPoint{Mode: m.Mode, Rate: m.Rate, Runs: m.Runs}
+					byMode[k] = bp
+					order = append(order, k)
+				}
+				bp.Runs = min(bp.Runs, m.Runs)
+				bp.Races += len(p.Races)
+				for _, n := range p.Races {
+					c := classify(p.Dir, n)
+					bp.Of[c]++
+					if m.Found[n] > 0 {
+						bp.Found++
+						bp.ByClass[c]++
+					}
+				}
+			}
+		}
+		for _, k := range order {
+			ps = append(ps, *byMode[k])
+		}
+	}
+	for i := range ps {
+		p := &ps[i]
+		for _, c := range rs.rateConfigs(p.Mode) {
+			if c.Rate == p.Rate {
+				p.Config = c.Label()
+				_, _, p.Time, p.RSS = rs.summarize(c.Name)
+				break
+			}
+		}
+	}
+	slices.SortStableFunc(ps, func(a, b budgetPoint) int {
+		if c := slices.Index(allModes, a.Mode) - slices.Index(allModes, b.Mode); c != 0 {
+			return c
+		}
+		switch {
+		case a.Rate < b.Rate:
+			return -1
+		case a.Rate > b.Rate:
+			return 1
+		}
+		return 0
+	})
+	return ps
+}
+
+// costed reports whether p's cost was measured.
+func (p budgetPoint) costed() bool { return p.Config != "" && p.Time.N > 0 }
+
+// withinBudget returns, for each mode of ps, the point at the highest
+// rate whose slowdown stays within budgetLimit, if any.
+func withinBudget(ps []budgetPoint) map[string]budgetPoint {
+	best := map[string]budgetPoint{}
+	for _, p := range ps {
+		if !p.costed() || p.Time.AtLeast || p.Time.Med > budgetLimit {
+			continue
+		}
+		if b, ok := best[p.Mode]; !ok || p.Rate > b.Rate {
+			best[p.Mode] = p
+		}
+	}
+	return best
+}
+
+// writeBudget writes the budget report: the table of every point, the
+// comparison at the budget, and the plot (named plot, beside the report).
+func writeBudget(w io.Writer, rs *results, ds []detection, plot string) error {
+	ps := budgetPoints(rs, ds)
+	var b strings.Builder
+	b.WriteString("# Races found against overhead, by detection mode\n\n")
+	b.WriteString("Written by `go run ./bench/driver -report FILE -detect FILES -budget OUT`. Each point is a\n")
+	b.WriteString("racegen mode at one rate: its slowdown and peak RSS from the cost harness (geometric mean over\n")
+	b.WriteString("workloads of the median ratio to the uninstrumented build), and the distinct races that\n")
+	b.WriteString("bench/evalrate's modes comparison found at the same mode and rate over its runs of the\n")
+	b.WriteString("evaluation programs (a new build per run with its own `-seed` in the static modes).\n")
+	fmt.Fprintf(&b, "A mode's rate within the budget is the highest measured rate whose slowdown is at most %.2fx.\n\n", budgetLimit)
+	fmt.Fprintf(&b, "- cost: `%s` (racegen %s, %s)\n", rs.Command, rs.Racegen, rs.Date)
+	for _, d := range ds {
+		fmt.Fprintf(&b, "- detection at rate %s, %d runs per program: `%s` (racegen %s)\n", fmtRate(d.ModeRate), d.ModeRuns, d.Command, d.Racegen)
+	}
+	b.WriteString("\n")
+	if plot != "" {
+		fmt.Fprintf(&b, "![%s](%s)\n\n", plot, plot)
+	}
+	b.WriteString("| mode | rate | slowdown | peak RSS | runs | distinct races |")
+	for c := clockRace; c >= notClock; c-- {
+		fmt.Fprintf(&b, " %s |", raceClassNames[c])
+	}
+	b.WriteString("\n|---|---|---|---|---|---|---|---|---|\n")
+	for _, p := range ps {
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %d | %d of %d |", p.Mode, fmtRate(p.Rate), fmtGeo(p.Time), fmtGeo(p.RSS), p.Runs, p.Found, p.Races)
+		for c := clockRace; c >= notClock; c-- {
+			fmt.Fprintf(&b, " %d of %d |", p.ByClass[c], p.Of[c])
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\n")
+	best := withinBudget(ps)
+	fmt.Fprintf(&b, "Within %.2fx:\n\n", budgetLimit)
+	for _, m := range allModes {
+		if !slices.ContainsFunc(ps, func(p budgetPoint) bool { return p.Mode == m }) {
+			continue
+		}
+		if p, ok := best[m]; ok {
+			fmt.Fprintf(&b, "- %s: rate %s (%.2fx), %d distinct races in %d runs\n", m, fmtRate(p.Rate), p.Time.Med, p.Found, p.Runs)
+			continue
+		}
+		fmt.Fprintf(&b, "- %s: no measured rate is within the budget (cheapest: %s)\n", m, cheapest(ps, m))
+	}
+	b.WriteString("\n")
+	if _, err := io.WriteString(w, b.String()); err != nil {
+		return err
+	}
+	return nil
+}
+
+// cheapest describes the lowest-cost measured point of mode in ps.
+func cheapest(ps []budgetPoint, mode string) string {
+	var c *budgetPoint
+	for i := range ps {
+		p := &ps[i]
+		if p.Mode == mode && p.costed() && (c == nil || p.Time.Med < c.Time.Med) {
+			c = p
+		}
+	}
+	if c == nil {
+		return "no cost measured"
+	}
+	return fmt.Sprintf("rate %s at %.2fx", fmtRate(c.Rate), c.Time.Med)
+}
+
+// writeBudgetPlot draws distinct races found against slowdown, one line
+// per mode through its rates, with the budget as a vertical band's edge.
+func writeBudgetPlot(w io.Writer, rs *results, ds []detection) error {
+	ps := budgetPoints(rs, ds)
+	xmax, ymax := budgetLimit, 1.0
+	for _, p := range ps {
+		if p.costed() {
+			xmax = math.Max(xmax, p.Time.Med)
+		}
+		ymax = math.Max(ymax, float64(p.Races))
+	}
+	xmax = math.Ceil(xmax*10) / 10
+	plot := &svgplot.Plot{
+		Title: "Distinct races found against slowdown",
+		X:     svgplot.Axis{Label: "slowdown, geometric mean over workloads (log scale)", Min: 0.9, Max: xmax * 1.1, Log: true, Ticks: slowdownTicks(xmax)},
+		Y:     svgplot.Axis{Label: "distinct races found", Min: 0, Max: ymax * 1.05, Ticks: raceTicks(ymax)},
+	}
+	for _, m := range allModes {
+		s := svgplot.Series{Name: m, Color: modeStyle[m].color, Dash: modeStyle[m].dash, Width: 2}
+		for _, p := range ps {
+			if p.Mode == m && p.costed() {
+				s.Points = append(s.Points, svgplot.Point{X: p.Time.Med, Y: float64(p.Found)})
+			}
+		}
+		if len(s.Points) > 0 {
+			s.Name = fmt.Sprintf("%s (rates %s)", m, modeRateList(ps, m))
+			plot.Series = append(plot.Series, s)
+		}
+	}
+	budget := svgplot.Series{Name: fmt.Sprintf("budget %.2fx", budgetLimit), Color: "#d62728", Dash: "4 4", Width: 1}
+	budget.Points = []svgplot.Point{{X: budgetLimit, Y: 0}, {X: budgetLimit, Y: ymax}}
+	plot.Series = append(plot.Series, budget)
+	return plot.Write(w)
+}
+
+// modeRateList lists the costed rates of mode in ps.
+func modeRateList(ps []budgetPoint, mode string) string {
+	var rs []string
+	for _, p := range ps {
+		if p.Mode == mode && p.costed() {
+			rs = append(rs, fmtRate(p.Rate))
+		}
+	}
+	return strings.Join(rs, ", ")
+}
+
+// slowdownTicks marks the slowdown axis from 1 to max.
+func slowdownTicks(max float64) []float64 {
+	ts := []float64{1, budgetLimit}
+	for _, t := range []float64{1.1, 1.25, 1.5, 2, 3, 5, 10, 20} {
+		if t <= max*1.1 {
+			ts = append(ts, t)
+		}
+	}
+	return ts
+}
+
+// raceTicks marks the race-count axis every ten races up to max.
+func raceTicks(max float64) []float64 {
+	var ts []float64
+	for t := 0.0; t <= max; t += 10 {
+		ts = append(ts, t)
+	}
+	return ts
+}
