@@ -154,6 +154,18 @@ func budgetPoints(rs *results, ds []detection) []budgetPoint {
 			}
 		}
 	}
+	// The rates whose cost was measured without a detection run are
+	// points too: the budget is a property of the cost alone.
+	for _, m := range allModes {
+		for _, c := range rs.rateConfigs(m) {
+			if slices.ContainsFunc(ps, func(p budgetPoint) bool { return p.Mode == m && p.Rate == c.Rate }) {
+				continue
+			}
+			p := budgetPoint{Mode: m, Rate: c.Rate, Config: c.Label()}
+			_, _, p.Time, p.RSS = rs.summarize(c.Name)
+			ps = append(ps, p)
+		}
+	}
 	slices.SortStableFunc(ps, func(a, b budgetPoint) int {
 		if c := slices.Index(allModes, a.Mode) - slices.Index(allModes, b.Mode); c != 0 {
 			return c
@@ -171,6 +183,9 @@ func budgetPoints(rs *results, ds []detection) []budgetPoint {
 
 // costed reports whether p's cost was measured.
 func (p budgetPoint) costed() bool { return p.Config != "" && p.Time.N > 0 }
+
+// detected reports whether p's detection was measured.
+func (p budgetPoint) detected() bool { return p.Runs > 0 }
 
 // withinBudget returns, for each mode of ps, the point at the highest
 // rate whose slowdown stays within budgetLimit, if any.
@@ -213,7 +228,12 @@ func writeBudget(w io.Writer, rs *results, ds []detection, plot string) error {
 	}
 	b.WriteString("\n|---|---|---|---|---|---|---|---|---|\n")
 	for _, p := range ps {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %d | %d of %d |", p.Mode, fmtRate(p.Rate), fmtGeo(p.Time), fmtGeo(p.RSS), p.Runs, p.Found, p.Races)
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |", p.Mode, fmtRate(p.Rate), fmtGeo(p.Time), fmtGeo(p.RSS))
+		if !p.detected() {
+			b.WriteString(" - | not run |" + strings.Repeat(" - |", int(raceClasses)) + "\n")
+			continue
+		}
+		fmt.Fprintf(&b, " %d | %d of %d |", p.Runs, p.Found, p.Races)
 		for c := clockRace; c >= notClock; c-- {
 			fmt.Fprintf(&b, " %d of %d |", p.ByClass[c], p.Of[c])
 		}
@@ -227,7 +247,12 @@ func writeBudget(w io.Writer, rs *results, ds []detection, plot string) error {
 			continue
 		}
 		if p, ok := best[m]; ok {
-			fmt.Fprintf(&b, "- %s: rate %s (%.2fx), %d distinct races in %d runs\n", m, fmtRate(p.Rate), p.Time.Med, p.Found, p.Runs)
+			fmt.Fprintf(&b, "- %s: rate %s (%.3fx): ", m, fmtRate(p.Rate), p.Time.Med)
+			if p.detected() {
+				fmt.Fprintf(&b, "%d distinct races in %d runs\n", p.Found, p.Runs)
+			} else {
+				b.WriteString("detection not run at this rate\n")
+			}
 			continue
 		}
 		fmt.Fprintf(&b, "- %s: no measured rate is within the budget (cheapest: %s)\n", m, cheapest(ps, m))
@@ -251,7 +276,7 @@ func cheapest(ps []budgetPoint, mode string) string {
 	if c == nil {
 		return "no cost measured"
 	}
-	return fmt.Sprintf("rate %s at %.2fx", fmtRate(c.Rate), c.Time.Med)
+	return fmt.Sprintf("rate %s at %.3fx", fmtRate(c.Rate), c.Time.Med)
 }
 
 // writeBudgetPlot draws distinct races found against slowdown, one line
@@ -274,7 +299,7 @@ func writeBudgetPlot(w io.Writer, rs *results, ds []detection) error {
 	for _, m := range allModes {
 		s := svgplot.Series{Name: m, Color: modeStyle[m].color, Dash: modeStyle[m].dash, Width: 2}
 		for _, p := range ps {
-			if p.Mode == m && p.costed() {
+			if p.Mode == m && p.costed() && p.detected() {
 				s.Points = append(s.Points, svgplot.Point{X: p.Time.Med, Y: float64(p.Found)})
 			}
 		}
@@ -293,7 +318,7 @@ func writeBudgetPlot(w io.Writer, rs *results, ds []detection) error {
 func modeRateList(ps []budgetPoint, mode string) string {
 	var rs []string
 	for _, p := range ps {
-		if p.Mode == mode && p.costed() {
+		if p.Mode == mode && p.costed() && p.detected() {
 			rs = append(rs, fmtRate(p.Rate))
 		}
 	}
