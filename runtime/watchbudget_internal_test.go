@@ -24,9 +24,9 @@ func TestWatchBudgetOption(t *testing.T) {
 }
 
 // TestWatchBudgetRest: a slot freed while the debt of armings and
-// disarmings is within armBurst arms again at once; beyond it, the slot
-// rests until the program, paying off watch_budget of each nanosecond,
-// has brought the debt back within it.
+// disarmings is within the burst, the budget of burstWindow, arms again
+// at once; beyond it, the slot rests until the program, paying off
+// watch_budget of each nanosecond, has brought the debt back within it.
 func TestWatchBudgetRest(t *testing.T) {
 	oldBudget, oldDebt, oldAt := opts.watchBudget, armDebt.debt, armDebt.at
 	defer func() { opts.watchBudget, armDebt.debt, armDebt.at = oldBudget, oldDebt, oldAt }()
@@ -38,11 +38,13 @@ func TestWatchBudgetRest(t *testing.T) {
 		free   int64 // when the slot is freed, in ms
 		rest   int64 // how long it rests, in ms
 	}{
-		{"within the burst", 0.01, armBurst, 1000, 0},
-		{"beyond it", 0.01, armBurst + 1*ms, 1000, 100},
-		{"paid off in part", 0.01, armBurst + 1*ms, 1050, 50},
-		{"paid off", 0.01, armBurst + 1*ms, 1200, 0},
-		{"no bound", 0, 100 * armBurst, 1000, 0},
+		{"within the burst", 0.01, 4 * ms, 1000, 0}, // 1% of burstWindow
+		{"beyond it", 0.01, 5 * ms, 1000, 100},
+		{"paid off in part", 0.01, 5 * ms, 1050, 50},
+		{"paid off", 0.01, 5 * ms, 1200, 0},
+		{"a larger budget, a larger burst", 0.5, 200 * ms, 1000, 0},
+		{"beyond that one", 0.5, 210 * ms, 1000, 20},
+		{"no bound", 0, 1000 * ms, 1000, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
