@@ -111,3 +111,12 @@ func loadWord(p uintptr) uintptr {
 func stackBounds(gp uintptr) (lo, hi uintptr) {
 	return loadWord(gp), loadWord(gp + unsafe.Sizeof(uintptr(0)))
 }
+
+// inStack reports whether addr lies in the stack of the goroutine whose
+// g is at gp. It is nosplit so that its callers that are stay so.
+//
+//go:nosplit
+func inStack(gp, addr uintptr) bool {
+	lo, hi := stackBounds(gp)
+	return addr >= lo && addr < hi
+}

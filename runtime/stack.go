@@ -29,9 +29,8 @@ func (t *thread) address(p unsafe.Pointer) (addr uintptr, onStack bool) {
 	if t.g == 0 {
 		return uintptr(p), false // no g to read the bounds from (getg_other.go)
 	}
-	lo, hi := stackBounds(t.g)
 	addr = uintptr(p)
-	return addr, addr >= lo && addr < hi
+	return addr, inStack(t.g, addr)
 }
 
 // onOwnStack reports whether p lies on the running goroutine's stack,
@@ -41,9 +40,5 @@ func (t *thread) address(p unsafe.Pointer) (addr uintptr, onStack bool) {
 //go:nosplit
 func onOwnStack(p unsafe.Pointer) bool {
 	gp := getg()
-	if gp == 0 {
-		return false
-	}
-	lo, hi := stackBounds(gp)
-	return uintptr(p) >= lo && uintptr(p) < hi
+	return gp != 0 && inStack(gp, uintptr(p))
 }

@@ -614,7 +614,7 @@ func (h *hwWatch) decide(rec []byte) {
 		if th == nil {
 			return
 		}
-		if lo, hi := stackBounds(g2); sp < lo || sp >= hi {
+		if !inStack(g2, sp) {
 			return // not running on that g's stack: not its access
 		}
 	}
