@@ -150,12 +150,8 @@ func writeMethod(b *bytes.Buffer, typ, tparams, targs string, o op) {
 }
 
 func writeFunc(b *bytes.Buffer, name, _ string, params, results, operand, call string, k kind, what string) {
-	fmt.Fprintf(b, "// %s is %s, ordered as %s.\n", strings.SplitN(name, "[", 2)[0], what, [...]string{"an acquire", "a release", "a release and an acquire"}[k])
-	fmt.Fprintf(b, "func %s(%s)", name, params)
-	if results != "" {
-		fmt.Fprintf(b, " (%s)", results)
-	}
-	b.WriteString(" {\n")
+	fmt.Fprintf(b, "// %s is %s, ordered as %s.\n", typeArgsDropped(name), what, [...]string{"an acquire", "a release", "a release and an acquire"}[k])
+	writeSignature(b, name, params, results)
 	// syncHot is tested here, inlined, so that while the gate is closed
 	// the wrapper makes no call into the detector before the operation.
 	// p is the pointer operand, which the hooks take as an
@@ -184,19 +180,17 @@ func writeFunc(b *bytes.Buffer, name, _ string, params, results, operand, call s
 	// the rest of it is a function of its own (below), which dynamic
 	// builds, where the test is constant false, always call.
 	slow := "atomic" + strings.TrimPrefix(name, "Atomic")
-	args := callArgs(params)
-	fmt.Fprintf(b, "\tif staticSync && atomic.LoadInt64(&syncGate) == 0 {\n")
-	if results != "" {
-		fmt.Fprintf(b, "\t\treturn %s\n\t}\n\treturn %s(%s)\n}\n\n", call, typeArgsDropped(slow), args)
-	} else {
-		fmt.Fprintf(b, "\t\t%s\n\t\treturn\n\t}\n\t%s(%s)\n}\n\n", call, typeArgsDropped(slow), args)
+	ret := "return "
+	if results == "" {
+		ret = ""
 	}
-	fmt.Fprintf(b, "// %s is %s's work outside the static fast path.\n", typeArgsDropped(slow), strings.SplitN(name, "[", 2)[0])
-	fmt.Fprintf(b, "func %s(%s)", slow, params)
-	if results != "" {
-		fmt.Fprintf(b, " (%s)", results)
+	fmt.Fprintf(b, "\tif staticSync && atomic.LoadInt64(&syncGate) == 0 {\n\t\t%s%s\n", ret, call)
+	if results == "" {
+		b.WriteString("\t\treturn\n")
 	}
-	b.WriteString(" {\n")
+	fmt.Fprintf(b, "\t}\n\t%s%s(%s)\n}\n\n", ret, typeArgsDropped(slow), callArgs(params))
+	fmt.Fprintf(b, "// %s is %s's work outside the static fast path.\n", typeArgsDropped(slow), typeArgsDropped(name))
+	writeSignature(b, slow, params, results)
 	fmt.Fprintf(b, "\tsv := syncRef{p: %s}\n", addr)
 	// A load or read-modify-write that finds the gate closed counts
 	// both its halves for the pacer at once (idlePair).
@@ -214,6 +208,16 @@ func writeFunc(b *bytes.Buffer, name, _ string, params, results, operand, call s
 		fmt.Fprintf(b, "\t%s\n\tatomicPost(sv)\n", call)
 	}
 	b.WriteString("}\n\n")
+}
+
+// writeSignature writes the declaration of function name, up to the
+// opening brace of its body.
+func writeSignature(b *bytes.Buffer, name, params, results string) {
+	fmt.Fprintf(b, "func %s(%s)", name, params)
+	if results != "" {
+		fmt.Fprintf(b, " (%s)", results)
+	}
+	b.WriteString(" {\n")
 }
 
 // typeArgsDropped returns the name of a function, without the type
