@@ -144,26 +144,21 @@ func budgetPoints(rs *results, ds []detection) []budgetPoint {
 			ps = append(ps, *byMode[k])
 		}
 	}
-	for i := range ps {
-		p := &ps[i]
-		for _, c := range rs.rateConfigs(p.Mode) {
-			if c.Rate == p.Rate {
-				p.Config = c.Label()
-				_, _, p.Time, p.RSS = rs.summarize(c.Name)
-				break
-			}
-		}
-	}
-	// The rates whose cost was measured without a detection run are
-	// points too: the budget is a property of the cost alone.
+	// Each measured rate gets its cost; one without a detection run is a
+	// point too, since the budget is a property of the cost alone.
 	for _, m := range allModes {
 		for _, c := range rs.rateConfigs(m) {
-			if slices.ContainsFunc(ps, func(p budgetPoint) bool { return p.Mode == m && p.Rate == c.Rate }) {
-				continue
+			_, _, t, mem := rs.summarize(c.Name)
+			detected := false
+			for i := range ps {
+				if p := &ps[i]; p.Mode == m && p.Rate == c.Rate {
+					p.Config, p.Time, p.RSS = c.Label(), t, mem
+					detected = true
+				}
 			}
-			p := budgetPoint{Mode: m, Rate: c.Rate, Config: c.Label()}
-			_, _, p.Time, p.RSS = rs.summarize(c.Name)
-			ps = append(ps, p)
+			if !detected {
+				ps = append(ps, budgetPoint{Mode: m, Rate: c.Rate, Config: c.Label(), Time: t, RSS: mem})
+			}
 		}
 	}
 	slices.SortStableFunc(ps, func(a, b budgetPoint) int {
@@ -202,10 +197,10 @@ func withinBudget(ps []budgetPoint) map[string]budgetPoint {
 	return best
 }
 
-// writeBudget writes the budget report: the table of every point, the
-// comparison at the budget, and the plot (named plot, beside the report).
-func writeBudget(w io.Writer, rs *results, ds []detection, plot string) error {
-	ps := budgetPoints(rs, ds)
+// writeBudget writes the budget report of ps, the budget points of rs
+// and ds: the table of every point, the comparison at the budget, and
+// the plot (named plot, beside the report).
+func writeBudget(w io.Writer, rs *results, ds []detection, ps []budgetPoint, plot string) error {
 	var b strings.Builder
 	b.WriteString("# Races found against overhead, by detection mode\n\n")
 	b.WriteString("Written by `go run ./bench/driver -report FILE -detect FILES -budget OUT`. Each point is a\n")
@@ -281,8 +276,7 @@ func cheapest(ps []budgetPoint, mode string) string {
 
 // writeBudgetPlot draws distinct races found against slowdown, one line
 // per mode through its rates, with the budget as a vertical band's edge.
-func writeBudgetPlot(w io.Writer, rs *results, ds []detection) error {
-	ps := budgetPoints(rs, ds)
+func writeBudgetPlot(w io.Writer, ps []budgetPoint) error {
 	xmax, ymax := budgetLimit, 1.0
 	for _, p := range ps {
 		if p.costed() {

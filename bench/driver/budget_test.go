@@ -67,7 +67,8 @@ func TestBudget(t *testing.T) {
 	// fakeResults costs dynamic mode at 1% 1.15x and static mode 1.02x,
 	// and has no collide configuration.
 	var b strings.Builder
-	if err := writeBudget(&b, fakeResults(), ds, "budget.svg"); err != nil {
+	ps := budgetPoints(fakeResults(), ds)
+	if err := writeBudget(&b, fakeResults(), ds, ps, "budget.svg"); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -87,7 +88,7 @@ func TestBudget(t *testing.T) {
 		}
 	}
 	var plot strings.Builder
-	if err := writeBudgetPlot(&plot, fakeResults(), ds); err != nil {
+	if err := writeBudgetPlot(&plot, ps); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"dynamic (rates 0.01)", "static (rates 0.01)", "budget 1.05x"} {

@@ -339,13 +339,14 @@ func writeOutputs(rs *results, out string) error {
 // writeBudgetOutputs writes the budget report to out and its plot beside
 // it.
 func writeBudgetOutputs(rs *results, ds []detection, out string) error {
+	ps := budgetPoints(rs, ds)
 	plot := strings.TrimSuffix(filepath.Base(out), filepath.Ext(out)) + ".svg"
 	if err := writeFile(filepath.Join(filepath.Dir(out), plot), func(f *os.File) error {
-		return writeBudgetPlot(f, rs, ds)
+		return writeBudgetPlot(f, ps)
 	}); err != nil {
 		return err
 	}
-	if err := writeFile(out, func(f *os.File) error { return writeBudget(f, rs, ds, plot) }); err != nil {
+	if err := writeFile(out, func(f *os.File) error { return writeBudget(f, rs, ds, ps, plot) }); err != nil {
 		return err
 	}
 	logf("wrote %s and %s", out, plot)
