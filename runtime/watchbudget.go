@@ -14,10 +14,11 @@ import "sync"
 // time of every arming and disarming is charged to a debt, which the
 // running program pays off at watch_budget (defaultWatchBudget unless
 // the option sets it) of the wall time that passes; a slot freed while
-// the debt is above the burst (armBurst) rests until it is back within it, and a
-// resting slot drops samples like a busy one (hwFull, cannotArm). A run
-// that arms rarely never rests a slot. The rest gives the program fewer
-// watchpoints, so it can miss a race, never invent one.
+// the debt is above the burst (armBurst) rests until it is back within
+// it, and a resting slot drops samples like a busy one (hwFull,
+// cannotArm). A run that arms rarely never rests a slot. The rest gives
+// the program fewer watchpoints, so it can miss a race, never invent
+// one.
 
 // defaultWatchBudget is the share of wall time that arming and disarming
 // may take, over a run: half the build's sampling rate, and at least
