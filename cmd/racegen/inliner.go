@@ -1,18 +1,7 @@
 package main
 
 import (
-	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
-	"errors"
-	"fmt"
-	"io"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
-	"strings"
-	"time"
 
 	"github.com/racegen/racegen/instrument"
 )
@@ -38,23 +27,10 @@ import (
 // those 8,377 functions inline, and the two sets differ by 142 and 105
 // functions at the edge of the budget. The compiler is built once per
 // toolchain, into racegen's directory in the build cache, and every
-// other tool the build runs is the toolchain's own.
+// other tool the build runs is the toolchain's own (compiler.go).
 
-// inlinerVersion names the patch below; change it with the patch.
-const inlinerVersion = "racegen-inliner-1"
-
-// An inlinerEdit inserts text into the inliner's source at the single
-// place anchor occurs, before or after it.
-type inlinerEdit struct {
-	anchor string
-	text   string
-	before bool
-}
-
-// inlinerPatch is the change to cmd/compile/internal/inline/inl.go. It
-// is applied to the toolchain's own source and fails if an anchor is not
-// found exactly once, in which case racegen uses the unchanged compiler.
-var inlinerPatch = []inlinerEdit{
+// inlinerPatch is the change to cmd/compile/internal/inline/inl.go.
+var inlinerPatch = []sourceEdit{
 	{
 		anchor: "\tcase ir.OCALLFUNC:\n\t\tn := n.(*ir.CallExpr)\n",
 		text: `		if racegenHook(n) {
@@ -154,148 +130,6 @@ const racegenRuntime = "` + instrument.RuntimePath + `"
 	},
 }
 
-// patchInliner applies inlinerPatch to the source of inl.go.
-func patchInliner(src []byte) ([]byte, error) {
-	s := string(src)
-	for _, e := range inlinerPatch {
-		switch n := strings.Count(s, e.anchor); n {
-		case 1:
-		case 0:
-			return nil, fmt.Errorf("the inliner's source has no %q", firstLine(e.anchor))
-		default:
-			return nil, fmt.Errorf("the inliner's source has %d places %q", n, firstLine(e.anchor))
-		}
-		i := strings.Index(s, e.anchor)
-		if !e.before {
-			i += len(e.anchor)
-		}
-		s = s[:i] + e.text + s[i:]
-	}
-	return []byte(s), nil
-}
-
-func firstLine(s string) string {
-	s = strings.TrimLeft(s, "\n\t")
-	line, _, _ := strings.Cut(s, "\n")
-	return line
-}
-
-// inlinerSource is the file of the compiler's source that the patch
+// inlinerSource is the file of the compiler's source that inlinerPatch
 // changes, relative to GOROOT.
 var inlinerSource = filepath.Join("src", "cmd", "compile", "internal", "inline", "inl.go")
-
-// instrumentingCompiler returns the compiler that compiles instrumented
-// packages: racegen's build of the compiler at tool, the toolchain's own,
-// or tool itself if that cannot be built, after saying why once.
-func instrumentingCompiler(cfg *config, tool string, stderr io.Writer) string {
-	path, err := patchedCompiler(cfg, tool)
-	if err == nil {
-		return path
-	}
-	root, rerr := outRoot(cfg)
-	if rerr == nil {
-		// Say it once for all the compiles of a build, and again a
-		// day later.
-		mark := filepath.Join(root, "inliner-warning")
-		if fi, serr := os.Stat(mark); serr == nil && time.Since(fi.ModTime()) < 24*time.Hour {
-			return tool
-		}
-		os.WriteFile(mark, nil, 0o666)
-	}
-	fmt.Fprintf(stderr, "racegen: warning: %v; instrumented functions are compiled by the standard compiler, which inlines fewer of them\n", err)
-	return tool
-}
-
-// patchedCompiler returns racegen's build of the compiler at tool
-// (GOROOT/pkg/tool/GOOS_GOARCH/compile), building it on first use.
-func patchedCompiler(cfg *config, tool string) (string, error) {
-	goroot := filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(tool))))
-	src, err := os.ReadFile(filepath.Join(goroot, inlinerSource))
-	if err != nil {
-		return "", fmt.Errorf("building the compiler with racegen's inliner: %w", err)
-	}
-	patched, err := patchInliner(src)
-	if err != nil {
-		return "", fmt.Errorf("building the compiler with racegen's inliner: %w", err)
-	}
-	version, _ := os.ReadFile(filepath.Join(goroot, "VERSION"))
-	root, err := outRoot(cfg)
-	if err != nil {
-		return "", err
-	}
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\n%s\n%s/%s\n%s\n", inlinerVersion, goroot, runtime.GOOS, runtime.GOARCH, version)
-	h.Write(patched)
-	dir := filepath.Join(root, "compile-"+hex.EncodeToString(h.Sum(nil))[:32])
-	exe := filepath.Join(dir, "compile")
-	if runtime.GOOS == "windows" {
-		exe += ".exe"
-	}
-	if _, err := os.Stat(exe); err == nil {
-		return exe, nil
-	}
-	unlock, err := lockDir(dir)
-	if err != nil {
-		return "", err
-	}
-	defer unlock()
-	if _, err := os.Stat(exe); err == nil {
-		return exe, nil // built while we waited
-	}
-	if err := buildCompiler(goroot, dir, exe, patched); err != nil {
-		return "", fmt.Errorf("building the compiler with racegen's inliner: %w", err)
-	}
-	return exe, nil
-}
-
-// buildCompiler builds the compiler of goroot with patched as its inliner
-// into exe, through a temporary file in dir renamed into place.
-func buildCompiler(goroot, dir, exe string, patched []byte) error {
-	src := filepath.Join(dir, "inl.go")
-	if err := os.WriteFile(src, patched, 0o666); err != nil {
-		return err
-	}
-	overlay := filepath.Join(dir, "overlay.json")
-	o := fmt.Sprintf(`{"Replace":{%q:%q}}`, filepath.Join(goroot, inlinerSource), src)
-	if err := os.WriteFile(overlay, []byte(o), 0o666); err != nil {
-		return err
-	}
-	tmp := exe + ".tmp"
-	cmd := exec.Command(filepath.Join(goroot, "bin", "go"), "build", "-overlay="+overlay, "-o", tmp, "cmd/compile")
-	cmd.Dir = filepath.Join(goroot, "src", "cmd")
-	// The compiler runs here, whatever the build targets; nothing of the
-	// user's build settings applies to it.
-	cmd.Env = append(os.Environ(), "GOOS="+runtime.GOOS, "GOARCH="+runtime.GOARCH,
-		"CGO_ENABLED=0", "GOFLAGS=", "GOWORK=off", "GOTOOLCHAIN=local", "GOROOT="+goroot)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("go build cmd/compile: %v\n%s", err, out.Bytes())
-	}
-	return os.Rename(tmp, exe)
-}
-
-// lockDir creates dir if need be and takes its lock, a file created
-// exclusively, waiting for another process that holds it; a lock older
-// than ten minutes is taken to be left by a process that died.
-func lockDir(dir string) (unlock func(), err error) {
-	if err := os.MkdirAll(dir, 0o777); err != nil {
-		return nil, err
-	}
-	name := filepath.Join(dir, "lock")
-	for {
-		f, err := os.OpenFile(name, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o666)
-		if err == nil {
-			f.Close()
-			return func() { os.Remove(name) }, nil
-		}
-		if !errors.Is(err, os.ErrExist) {
-			return nil, err
-		}
-		if fi, err := os.Stat(name); err == nil && time.Since(fi.ModTime()) > 10*time.Minute {
-			os.Remove(name)
-			continue
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}

@@ -10,44 +10,50 @@ import (
 	"testing"
 )
 
-// TestPatchInliner applies the inliner's patch to the toolchain's own
-// source, which must still parse, and checks that a source without an
-// anchor, or with one twice, is refused.
-func TestPatchInliner(t *testing.T) {
+// TestCompilerPatches applies each of racegen's changes to the
+// toolchain's own compiler source, which must still parse, and checks
+// that a source without an anchor, or with one twice, is refused.
+func TestCompilerPatches(t *testing.T) {
 	goroot := strings.TrimSpace(goEnv("GOROOT"))
 	if goroot == "" {
 		t.Skip("no go command")
 	}
-	src, err := os.ReadFile(filepath.Join(goroot, inlinerSource))
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := patchInliner(src)
-	if err != nil {
-		t.Fatalf("the patch does not apply to %s: %v", goroot, err)
-	}
-	if _, err := parser.ParseFile(token.NewFileSet(), "inl.go", out, 0); err != nil {
-		t.Errorf("the patched inliner does not parse: %v", err)
-	}
-	for _, e := range inlinerPatch {
-		if !strings.Contains(string(out), e.text) {
-			t.Errorf("the patched inliner lacks %q", firstLine(e.text))
-		}
+	for _, p := range compilerPatches {
+		name := filepath.Base(p.file)
+		t.Run(name, func(t *testing.T) {
+			src, err := os.ReadFile(filepath.Join(goroot, p.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, err := patchSource(name, src, p.edits)
+			if err != nil {
+				t.Fatalf("the patch does not apply to %s: %v", goroot, err)
+			}
+			if _, err := parser.ParseFile(token.NewFileSet(), name, out, 0); err != nil {
+				t.Errorf("the patched %s does not parse: %v", name, err)
+			}
+			for _, e := range p.edits {
+				if !strings.Contains(string(out), e.text) {
+					t.Errorf("the patched %s lacks %q", name, firstLine(e.text))
+				}
+			}
+		})
 	}
 
+	edits := compilerPatches[0].edits
 	tests := []struct {
 		name string
 		src  string
 		want string
 	}{
-		{"no anchor", "package inline\n", "has no"},
-		{"anchor twice", "package inline\n" + inlinerPatch[0].anchor + inlinerPatch[0].anchor, "has 2 places"},
+		{"no anchor", "package inline\n", "x.go has no"},
+		{"anchor twice", "package inline\n" + edits[0].anchor + edits[0].anchor, "x.go has 2 places"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := patchInliner([]byte(tt.src))
+			_, err := patchSource("x.go", []byte(tt.src), edits)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("patchInliner: %v, want an error saying %q", err, tt.want)
+				t.Errorf("patchSource: %v, want an error saying %q", err, tt.want)
 			}
 		})
 	}

@@ -98,11 +98,11 @@ func toolVersion(cfg *config, tool string, stdout, stderr io.Writer) error {
 		// Which compiler compiles the instrumented packages is part of
 		// what they are; asking builds racegen's on first use, once,
 		// before the go command runs any compile.
-		inliner := "standard"
+		compiler := "standard"
 		if _, err := patchedCompiler(cfg, tool); err == nil {
-			inliner = inlinerVersion
+			compiler = compilerVersion
 		}
-		id += ",inliner=" + inliner
+		id += ",compiler=" + compiler
 	}
 	_, err = fmt.Fprintln(stdout, versionLine(strings.TrimSpace(out.String()), id))
 	return err

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"path/filepath"
+
+	"github.com/racegen/racegen/instrument"
+)
+
+// A detector hook inlined into instrumented code is a test of the gate
+// and, while it is open, a call: `if gateOpen() { hookAccess(...) }`.
+// The compiler predicts the call unlikely, yet its block layout puts the
+// call's block right after the test: the edge around the call is split
+// by an empty block, which the layout places next, as predicted, and
+// then, having no likely successor to follow, it places the next block
+// ready, which is the call's. So each access carries its slow path
+// inline: at rate 0, twelve bytes of test and branch that run, then
+// thirty to forty of argument set-up, call and register reloads that do
+// not, and the code fetched is three to four times the code run.
+//
+// racegen's compiler lays those blocks out after the rest of the
+// function, with its exit blocks (layoutPatch): a block that calls
+// racegen's runtime and is reached only by the unlikely edge of a
+// branch. The tests then run in a row, and a slow path costs two jumps
+// more while the gate is open.
+
+// layoutSource is the file of the compiler's source that layoutPatch
+// changes, relative to GOROOT.
+var layoutSource = filepath.Join("src", "cmd", "compile", "internal", "ssa", "layout.go")
+
+// layoutPatch is the change to cmd/compile/internal/ssa/layout.go.
+var layoutPatch = []sourceEdit{
+	{
+		anchor: "\t// Initialize indegree of each block\n",
+		before: true,
+		text: `	// racegen: a hook's slow path is scheduled last, as exit blocks
+	// are.
+	racegenCold := f.newSparseSet(f.NumBlocks())
+	defer f.retSparseSet(racegenCold)
+	racegenColdBlocks(f, racegenCold)
+	for _, id := range racegenCold.contents() {
+		exit.add(id)
+	}
+
+`,
+	},
+	{
+		anchor: "\t\t\tzerodegree = zerodegree[:len(zerodegree)-1]\n",
+		text: `			if racegenCold.contains(cid) {
+				continue // racegen: scheduled with the exit blocks
+			}
+`,
+	},
+	{
+		anchor: "\t\t\tsuccs = succs[:len(succs)-1]\n",
+		text: `			if racegenCold.contains(cid) {
+				continue // racegen: scheduled with the exit blocks
+			}
+`,
+	},
+	{
+		anchor: "\nfunc layoutRegallocOrder(f *Func) []*Block {",
+		before: true,
+		text: `
+// racegenColdBlocks adds to cold the slow paths of f's hooks, if every
+// other block can be reached from the entry without them: the layout
+// schedules a block only after one of its predecessors, and the slow
+// paths come last.
+func racegenColdBlocks(f *Func, cold *sparseSet) {
+	for _, b := range f.Blocks {
+		if racegenColdBlock(b) {
+			cold.add(b.ID)
+		}
+	}
+	if cold.size() == 0 {
+		return
+	}
+	seen := f.newSparseSet(f.NumBlocks())
+	defer f.retSparseSet(seen)
+	stack := []*Block{f.Entry}
+	seen.add(f.Entry.ID)
+	for len(stack) > 0 {
+		b := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, e := range b.Succs {
+			if c := e.b; !seen.contains(c.ID) && !cold.contains(c.ID) {
+				seen.add(c.ID)
+				stack = append(stack, c)
+			}
+		}
+	}
+	if seen.size()+cold.size() != len(f.Blocks) {
+		cold.clear()
+	}
+}
+
+// racegenColdBlock reports whether b is reached only by the unlikely edge
+// of a branch and calls racegen's detector runtime: the slow path of an
+// inlined hook.
+func racegenColdBlock(b *Block) bool {
+	if len(b.Preds) != 1 || len(b.Succs) != 1 {
+		return false
+	}
+	p := b.Preds[0].b
+	if len(p.Succs) != 2 {
+		return false
+	}
+	switch {
+	case p.Likely == BranchLikely && p.Succs[1].b == b:
+	case p.Likely == BranchUnlikely && p.Succs[0].b == b:
+	default:
+		return false
+	}
+	for _, v := range b.Values {
+		if a, ok := v.Aux.(*AuxCall); ok && a.Fn != nil {
+			if n := a.Fn.Name; len(n) > len(racegenRuntimeDot) && n[:len(racegenRuntimeDot)] == racegenRuntimeDot {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+const racegenRuntimeDot = "` + instrument.RuntimePath + `."
+`,
+	},
+}
