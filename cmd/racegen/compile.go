@@ -115,7 +115,15 @@ func toolexecCompile(cfg *config, tool string, args []string, stdout, stderr io.
 		return err
 	}
 	newArgs[flagIndex(newArgs, "importcfg")] = icName
-	return runTool(instrumentingCompiler(cfg, tool, stderr), newArgs, stdout, stderr)
+	cc := instrumentingCompiler(cfg, tool, stderr)
+	if cc == tool {
+		return runTool(cc, newArgs, stdout, stderr)
+	}
+	cold := "0"
+	if coldHooks(cfg) {
+		cold = "1"
+	}
+	return runTool(cc, newArgs, stdout, stderr, coldHooksEnv+"="+cold)
 }
 
 // splitCompileArgs splits a compile command's arguments into its flags

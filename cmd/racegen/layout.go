@@ -21,7 +21,21 @@ import (
 // function, with its exit blocks (layoutPatch): a block that calls
 // racegen's runtime and is reached only by the unlikely edge of a
 // branch. The tests then run in a row, and a slow path costs two jumps
-// more while the gate is open.
+// more while the gate is open. A build at rate 1 (dynamic mode), whose
+// gate is always open, keeps the compiler's layout: every slow path runs
+// there, and cold blocks made bench/ops's accesses 2-6% slower.
+// coldHooks says which builds lay the slow paths out last; the
+// compiler learns it from the environment variable coldHooksEnv.
+
+// coldHooksEnv is set to 1 in the environment of racegen's compiler when
+// it is to lay hooks' slow paths out last.
+const coldHooksEnv = "RACEGEN_COLD_HOOKS"
+
+// coldHooks reports whether a build with cfg lays the hooks' slow paths
+// out after the rest of their functions: unless its gate is always open.
+func coldHooks(cfg *config) bool {
+	return cfg.mode != instrument.Dynamic || cfg.rate < 1
+}
 
 // layoutSource is the file of the compiler's source that layoutPatch
 // changes, relative to GOROOT.
@@ -29,6 +43,10 @@ var layoutSource = filepath.Join("src", "cmd", "compile", "internal", "ssa", "la
 
 // layoutPatch is the change to cmd/compile/internal/ssa/layout.go.
 var layoutPatch = []sourceEdit{
+	{
+		anchor: "\npackage ssa\n",
+		text:   "\nimport \"os\" // racegen\n",
+	},
 	{
 		anchor: "\t// Initialize indegree of each block\n",
 		before: true,
@@ -66,6 +84,9 @@ var layoutPatch = []sourceEdit{
 // schedules a block only after one of its predecessors, and the slow
 // paths come last.
 func racegenColdBlocks(f *Func, cold *sparseSet) {
+	if !racegenColdHooks {
+		return
+	}
 	for _, b := range f.Blocks {
 		if racegenColdBlock(b) {
 			cold.add(b.ID)
@@ -121,6 +142,9 @@ func racegenColdBlock(b *Block) bool {
 }
 
 const racegenRuntimeDot = "` + instrument.RuntimePath + `."
+
+// racegenColdHooks says whether racegen asked for hooks' slow paths last.
+var racegenColdHooks = os.Getenv("` + coldHooksEnv + `") == "1"
 `,
 	},
 }

@@ -9,8 +9,9 @@ import (
 
 // TestLayoutColdHooks builds a package with racegen and the compiler's
 // -S: in a function of several field writes, every call of the access
-// hook's slow path must come after the function's return, so that the
-// tests of the gate run in a row.
+// hook's slow path must come after the function's return in a sampling
+// build, so that the tests of the gate run in a row, and before it at
+// rate 1, where the slow paths always run.
 func TestLayoutColdHooks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the compiler")
@@ -36,31 +37,47 @@ func (t *T) Reset() {
 			t.Fatal(err)
 		}
 	}
-	var out strings.Builder
-	if code := run([]string{"-o", testOut, "build", "-C", mod, "-gcflags=-S", "."}, &out, &out); code != 0 {
-		t.Fatalf("racegen build: exit %d\n%s", code, out.String())
+	tests := []struct {
+		rate string
+		cold bool // every call after the return
+	}{
+		{"0.01", true},
+		{"0", true},
+		{"1", false},
 	}
-	text, ok := asmOf(out.String(), "example.com/lay.(*T).Reset")
-	if !ok {
-		t.Fatalf("no assembly of (*T).Reset in the output:\n%s", out.String())
-	}
-	ret, calls := -1, 0
-	for i, line := range text {
-		switch {
-		case strings.Contains(line, "\tRET"):
-			if ret < 0 {
-				ret = i
+	for _, tt := range tests {
+		t.Run("rate="+tt.rate, func(t *testing.T) {
+			var out strings.Builder
+			if code := run([]string{"-rate=" + tt.rate, "-o", testOut, "build", "-C", mod, "-gcflags=-S", "."}, &out, &out); code != 0 {
+				t.Fatalf("racegen build: exit %d\n%s", code, out.String())
 			}
-		case strings.Contains(line, "CALL\tgithub.com/racegen/racegen/runtime.hookAccess"):
-			calls++
-			if ret < 0 {
-				t.Errorf("a hook's call comes before the function returns:\n%s", strings.Join(text, "\n"))
-				return
+			text, ok := asmOf(out.String(), "example.com/lay.(*T).Reset")
+			if !ok {
+				t.Fatalf("no assembly of (*T).Reset in the output:\n%s", out.String())
 			}
-		}
-	}
-	if calls != 4 {
-		t.Errorf("%d calls of hookAccess, want 4:\n%s", calls, strings.Join(text, "\n"))
+			ret, before, after := -1, 0, 0
+			for i, line := range text {
+				switch {
+				case strings.Contains(line, "\tRET"):
+					if ret < 0 {
+						ret = i
+					}
+				case strings.Contains(line, "CALL\tgithub.com/racegen/racegen/runtime.hookAccess"):
+					if ret < 0 {
+						before++
+					} else {
+						after++
+					}
+				}
+			}
+			if before+after != 4 {
+				t.Errorf("%d calls of hookAccess, want 4:\n%s", before+after, strings.Join(text, "\n"))
+			}
+			if tt.cold && before != 0 || !tt.cold && after != 0 {
+				t.Errorf("%d calls of hookAccess before the return and %d after, want all %s:\n%s",
+					before, after, map[bool]string{true: "after", false: "before"}[tt.cold], strings.Join(text, "\n"))
+			}
+		})
 	}
 }
 

@@ -66,9 +66,13 @@ func toolName(path string) string {
 	return strings.TrimSuffix(filepath.Base(path), ".exe")
 }
 
-// runTool runs a tool with racegen's standard streams.
-func runTool(tool string, args []string, stdout, stderr io.Writer) error {
+// runTool runs a tool with racegen's standard streams and environment,
+// with env added to it.
+func runTool(tool string, args []string, stdout, stderr io.Writer, env ...string) error {
 	cmd := exec.Command(tool, args...)
+	if len(env) > 0 {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	cmd.Stdin = os.Stdin
 	cmd.Stdout = stdout
 	cmd.Stderr = stderr
