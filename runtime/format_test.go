@@ -142,7 +142,7 @@ func fmtText(r *race) string {
 	fmt.Fprintf(&b, "%s at 0x%012x by %s:\n", r.cur.op(), r.addr, name(r.cur.goid))
 	frames(r.cur.stack, true)
 	fmt.Fprintf(&b, "\nPrevious %s at 0x%012x by %s:\n", strings.ToLower(opName(r.prev.write)), r.addr, name(r.prev.goid))
-	frames(r.siteFrame(), false)
+	frames(r.prevFrames())
 	for _, g := range []goroutineInfo{r.cur.g, r.prev.g} {
 		if g.goid <= 1 {
 			continue
@@ -199,7 +199,7 @@ func jsonText(r *race) string {
 		fmt.Sprintf("0x%012x", r.addr),
 		time.Unix(0, r.when).UTC(),
 		jsonAccess{strings.ToLower(r.cur.op()), r.cur.goid, strip(r.cur.stack)},
-		jsonAccess{strings.ToLower(opName(r.prev.write)), r.prev.goid, strip(r.siteFrame())},
+		jsonAccess{strings.ToLower(opName(r.prev.write)), r.prev.goid, strip(prevStack(r))},
 	})
 	return b.String()
 }
@@ -216,4 +216,10 @@ func TestAppendTime(t *testing.T) {
 			t.Errorf("appendTime(%d) = %s, want %s", ns, got, want)
 		}
 	}
+}
+
+// prevStack is the earlier access's frames, as the report shows them.
+func prevStack(r *race) []frame {
+	fs, _ := r.prevFrames()
+	return fs
 }

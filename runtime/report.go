@@ -170,6 +170,16 @@ func allDigits(s string) bool {
 	return true
 }
 
+// prevFrames returns the frames that show the earlier access: its stack
+// where the detector kept one (a watchpoint's first access), else its
+// site, and whether they carry offsets (a stack's do).
+func (r *race) prevFrames() ([]frame, bool) {
+	if len(r.prev.stack) > 0 {
+		return r.prev.stack, true
+	}
+	return r.siteFrame(), false
+}
+
 func (r *race) siteFrame() []frame {
 	pos, ok := sitePosition(r.prev.site)
 	if !ok {
@@ -264,7 +274,8 @@ func appendText(b []byte, r *race) []byte {
 	b = appendAddr(append(b, " at "...), r.addr)
 	b = appendGoroutineName(append(b, " by "...), r.prev.goid)
 	b = append(b, ":\n"...)
-	b = appendFrames(b, r.siteFrame(), false)
+	prev, offsets := r.prevFrames()
+	b = appendFrames(b, prev, offsets)
 	for _, g := range []goroutineInfo{r.cur.g, r.prev.g} {
 		if g.goid <= 1 {
 			continue
@@ -323,7 +334,8 @@ func appendJSON(b []byte, r *race) []byte {
 	b = append(b, `","access":`...)
 	b = appendJSONAccess(b, lowerOp(r.cur.op()), r.cur.goid, r.cur.stack)
 	b = append(b, `,"previous":`...)
-	b = appendJSONAccess(b, lowerOp(opName(r.prev.write)), r.prev.goid, r.siteFrame())
+	prev, _ := r.prevFrames()
+	b = appendJSONAccess(b, lowerOp(opName(r.prev.write)), r.prev.goid, prev)
 	return append(b, "}\n"...)
 }
 

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	goruntime "runtime"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -30,6 +31,10 @@ type watchRec struct {
 	site   uint64
 	gen    uint32 // GC cycles completed before e1 (lower bound)
 	global bool   // the site accesses a package-level variable
+	// stack is e1's call stack, for the report: taken when the
+	// watchpoint is armed, which the arming budget keeps rare (a
+	// microsecond or two against the hundreds an arming's ioctls take).
+	stack []uintptr
 
 	armedAt, deadline int64 // nanotime
 
@@ -261,6 +266,7 @@ func sample(p unsafe.Pointer, size uintptr, site uint64, write bool) {
 		gen: gcGen.Load(), global: site&SiteGlobal != 0,
 		armedAt: now, deadline: now + watchLimit.Load(),
 		wait: collide, done: make(chan struct{}),
+		stack: armStack(),
 	}
 	s := &watchSlots[i]
 	s.rec.Store(r)
@@ -699,7 +705,7 @@ func clockRace(i int, r *watchRec, cur accessInfo, key uint64) {
 	rc := race{
 		addr: r.lo,
 		cur:  cur,
-		prev: accessInfo{write: r.write, goid: r.owner.goid, site: r.site, g: describe(r.owner)},
+		prev: accessInfo{write: r.write, goid: r.owner.goid, site: r.site, stack: frames(r.stack), g: describe(r.owner)},
 	}
 	writeReport(&rc)
 	watchStats.races.Add(1)
@@ -707,6 +713,15 @@ func clockRace(i int, r *watchRec, cur accessInfo, key uint64) {
 	if opts.haltOnError {
 		exit(opts.exitCode)
 	}
+}
+
+// armStack returns the call stack of a sampled access that arms a
+// watchpoint. frames leaves out the detector's own frames when the
+// report resolves it.
+func armStack() []uintptr {
+	var pcs [64]uintptr
+	n := goruntime.Callers(2, pcs[:])
+	return append([]uintptr(nil), pcs[:n]...)
 }
 
 // sampleRead and sampleWrite are sample for SR and SW: one argument

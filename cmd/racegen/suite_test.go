@@ -337,3 +337,63 @@ func tail(s string, n int) string {
 	}
 	return s
 }
+
+// TestInitRace checks which reports initRace takes for races in package
+// initialization: regression_test.go's NewLog, as dynamic mode reports it
+// (the goroutine's creation stack leads to init) and as a static build
+// does (the first access's stack, taken when it armed, does), and a race
+// in a test, which it must not take.
+func TestInitRace(t *testing.T) {
+	tests := []struct {
+		name   string
+		report string
+		want   bool
+	}{
+		{"dynamic", `WARNING: DATA RACE
+Read at 0x00c000012345 by goroutine 5:
+  racesuite_test.NewLog.func1()
+      regression_test.go:20 +0x3a
+
+Previous write at 0x00c000012345 by main goroutine:
+  racesuite_test.NewLog()
+      regression_test.go:23
+
+Goroutine 5 (running) created at:
+  racesuite_test.NewLog()
+      regression_test.go:19 +0x8c
+  racesuite_test.init()
+      regression_test.go:28 +0x1d
+==================`, true},
+		{"static", `WARNING: DATA RACE
+Read or write at 0x17528c0cc190 by goroutine 22:
+  racesuite_test.NewLog.func1()
+      regression_test.go:20 +0x63
+
+Previous write at 0x17528c0cc190 by main goroutine:
+  racesuite_test.NewLog()
+      regression_test.go:23 +0x9e
+  racesuite_test.init()
+      regression_test.go:28 +0x1d
+  runtime.doInit1()
+      proc.go:7410 +0xfe
+
+Goroutine 22 (running) created at:
+==================`, true},
+		{"in a test", `WARNING: DATA RACE
+Write at 0x00c000012345 by goroutine 7:
+  racesuite_test.TestRaceIntRWGlobalFuncs.func1()
+      mop_test.go:112 +0x2e
+
+Previous read at 0x00c000012345 by goroutine 6:
+  racesuite_test.TestRaceIntRWGlobalFuncs()
+      mop_test.go:118 +0x51
+==================`, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := initRace(strings.Split(tt.report, "\n")); got != tt.want {
+				t.Errorf("initRace = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
