@@ -198,6 +198,9 @@ func accessSlow(p unsafe.Pointer, size uintptr, site uint64, o op, obj *syncVar,
 	if sample && fresa.count && obj == nil && o&opAtomic == 0 && fresaSkip(site) {
 		return // FRESA: a hot site's access, not drawn (fresa.go)
 	}
+	if sample && t.creatorPending {
+		t.creator() // the access may be recorded, and reported as the earlier one
+	}
 	write := o&opWrite != 0
 	// A channel's own accesses take the full path: their history has
 	// rules of its own. Atomic operations consult the cache only within

@@ -89,8 +89,8 @@ func start(g Goroutine, gp uintptr) *thread {
 	case g.fresh:
 		// Forked while the gate was closed: its clock starts empty,
 		// and its creation is known only from the runtime's
-		// traceback.
-		u = &thread{createdBy: creatorText()}
+		// traceback, read when a report may need it (creator).
+		u = &thread{creatorPending: true}
 		if !staticSync {
 			u.takeSlot()
 		}

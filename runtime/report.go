@@ -44,6 +44,7 @@ func reportRace(t *thread, addr, size uintptr, site uint64, write bool, cf confl
 	if _, dup := reported.LoadOrStore(key, struct{}{}); dup && opts.dedup {
 		return false
 	}
+	t.creator()
 	r := race{
 		addr: addr,
 		cur: accessInfo{
@@ -112,7 +113,7 @@ func describe(t *thread) goroutineInfo {
 		goid:      t.goid,
 		finished:  t.finished.Load(),
 		created:   frames(t.created),
-		createdBy: t.createdBy,
+		createdBy: t.creatorLines(),
 	}
 }
 

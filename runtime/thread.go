@@ -47,8 +47,16 @@ type thread struct {
 	parent    int64     // goid of the creator, 0 if unknown
 	created   []uintptr // PCs of the go statement, nil if lazy
 	createdBy string    // "created by" text from runtime.Stack, if lazy
-	finished  atomic.Bool
-	cleanup   bool // the context of a cleanup (see Cleanup)
+	// creatorPending is set while the "created by" text is still to be
+	// read, by the goroutine itself (creator), which stores it in
+	// lateCreatedBy: reading it is a traceback, several microseconds,
+	// and most goroutines never appear in a report. A report made by
+	// another goroutine (the hardware engine's) may read lateCreatedBy
+	// while the goroutine stores it.
+	creatorPending bool
+	lateCreatedBy  atomic.Pointer[string]
+	finished       atomic.Bool
+	cleanup        bool // the context of a cleanup (see Cleanup)
 }
 
 func (t *thread) epoch() epoch { return epoch(t.ep.Load()) }
@@ -273,7 +281,8 @@ func lazyThread(gp uintptr, goid int64) *thread { return lazyContext(gp, goid, f
 
 // lazyContext is lazyThread. With cleanup, the context runs a cleanup
 // (see Cleanup): it joins every slot's clock but those of other
-// cleanups. createdBy is the goroutine's creatorText, or "" to read it.
+// cleanups. createdBy is the goroutine's creatorText, or "" to read it
+// when a report may need it (creator).
 func lazyContext(gp uintptr, goid int64, cleanup bool, createdBy string) *thread {
 	calibrateOnce.Do(calibrateGoid)
 	if goid == 0 {
@@ -282,10 +291,7 @@ func lazyContext(gp uintptr, goid int64, cleanup bool, createdBy string) *thread
 	if goid == 0 {
 		goid = stackGoid()
 	}
-	if createdBy == "" {
-		createdBy = creatorText()
-	}
-	t := &thread{g: gp, goid: goid, createdBy: createdBy, cleanup: cleanup}
+	t := &thread{g: gp, goid: goid, createdBy: createdBy, cleanup: cleanup, creatorPending: createdBy == ""}
 	// In a static build only an identity for watchpoints and reports:
 	// no slot, no clock.
 	if !staticSync {
@@ -317,6 +323,30 @@ func currentSlow() *thread {
 	t := lazyThread(0, id)
 	byGoid.Store(id, t)
 	return t
+}
+
+// creator reads the "created by" lines of t's goroutine if they are still
+// to be read: before t records an access a later report may name as the
+// earlier one (in a sampling period, or when it arms a watchpoint), and
+// before a report names t's current access. It runs on t's goroutine,
+// whose traceback it reads.
+func (t *thread) creator() {
+	if t.creatorPending {
+		s := creatorText()
+		t.lateCreatedBy.Store(&s)
+		t.creatorPending = false
+	}
+}
+
+// creatorLines returns the "created by" text of t's goroutine, or "".
+func (t *thread) creatorLines() string {
+	if t.createdBy != "" {
+		return t.createdBy
+	}
+	if s := t.lateCreatedBy.Load(); s != nil {
+		return *s
+	}
+	return ""
 }
 
 // creatorText returns the "created by" lines of the current goroutine's

@@ -260,6 +260,7 @@ func sample(p unsafe.Pointer, size uintptr, site uint64, write bool) {
 		watchStats.dropped.addByG(1)
 		return
 	}
+	t.creator() // the access may be reported as the earlier one
 	r := &watchRec{
 		lo: lo, hi: lo + n, write: write,
 		owner: t, g: t.g, site: site,
@@ -684,6 +685,7 @@ func softCheck(t *thread, addr, size uintptr, site uint64, write bool) {
 		if r.changedAt.Load() != 0 || nanotime() > r.deadline {
 			continue
 		}
+		t.creator()
 		cur := accessInfo{write: write, goid: t.goid, stack: callers(), g: describe(t)}
 		clockRace(i, r, cur, site)
 	}
