@@ -23,12 +23,13 @@ import (
 // branch. The tests then run in a row, and a slow path costs two jumps
 // more while the gate is open. A build at rate 1 (dynamic mode), whose
 // gate is always open, keeps the compiler's layout: every slow path runs
-// there, and cold blocks made bench/ops's accesses 2-6% slower.
+// there, and cold blocks made bench/ops's accesses 2-7% slower.
 // coldHooks says which builds lay the slow paths out last; the
 // compiler learns it from the environment variable coldHooksEnv.
 
-// coldHooksEnv is set to 1 in the environment of racegen's compiler when
-// it is to lay hooks' slow paths out last.
+// coldHooksEnv is set in the environment of every compile racegen's
+// compiler makes: to 1 when it is to lay hooks' slow paths out last, else
+// to 0, whatever racegen's own environment says.
 const coldHooksEnv = "RACEGEN_COLD_HOOKS"
 
 // coldHooks reports whether a build with cfg lays the hooks' slow paths
