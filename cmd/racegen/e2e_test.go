@@ -24,6 +24,19 @@ func moduleRoot(t *testing.T) string {
 	return root
 }
 
+// tempModule writes files (name to contents) into a new temporary
+// directory and returns it.
+func tempModule(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
 // frameRE matches a frame's position line in a report: "      /a/b.go:12 +0x3c".
 var frameRE = regexp.MustCompile(`^\s+(\S+\.go):(\d+)`)
 

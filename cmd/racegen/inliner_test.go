@@ -66,8 +66,7 @@ func TestInlinerInlines(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the compiler")
 	}
-	mod := t.TempDir()
-	files := map[string]string{
+	mod := tempModule(t, map[string]string{
 		"go.mod": "module example.com/inl\n\ngo 1.24\n",
 		"p.go": `package inl
 
@@ -75,12 +74,7 @@ type T struct{ a, b, c, d, e, f int }
 
 func (t *T) Sum() int { return t.a + t.b + t.c + t.d + t.e + t.f }
 `,
-	}
-	for name, src := range files {
-		if err := os.WriteFile(filepath.Join(mod, name), []byte(src), 0o666); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	plain := exec.Command("go", "build", "-gcflags=-m", ".")
 	plain.Dir = mod
 	if out, err := plain.CombinedOutput(); err != nil || !strings.Contains(string(out), "can inline (*T).Sum") {

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -16,8 +14,7 @@ func TestLayoutColdHooks(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the compiler")
 	}
-	mod := t.TempDir()
-	files := map[string]string{
+	mod := tempModule(t, map[string]string{
 		"go.mod": "module example.com/lay\n\ngo 1.24\n",
 		"p.go": `package lay
 
@@ -31,12 +28,7 @@ func (t *T) Reset() {
 	t.d = 0
 }
 `,
-	}
-	for name, src := range files {
-		if err := os.WriteFile(filepath.Join(mod, name), []byte(src), 0o666); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	tests := []struct {
 		rate string
 		cold bool // every call after the return

@@ -32,20 +32,14 @@ func TestRaceTag(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds programs")
 	}
-	mod := t.TempDir()
-	files := map[string]string{
+	mod := tempModule(t, map[string]string{
 		"go.mod":      "module example.com/tagged\n\ngo 1.21\n",
 		"greeting.go": "package tagged\n\nconst Greeting = \"on disk\"\n",
 		"norace_test.go": "//go:build !race\n\npackage tagged\n\nimport \"testing\"\n\n" +
 			"func TestWithoutTag(t *testing.T) { t.Fatal(\"built without the race tag\") }\n",
 		"race_test.go": "//go:build race\n\npackage tagged\n\nimport \"testing\"\n\n" +
 			"func TestWithTag(t *testing.T) {\n\tif Greeting != \"overlaid\" {\n\t\tt.Fatalf(\"Greeting %q: the user's overlay was lost\", Greeting)\n\t}\n}\n",
-	}
-	for name, src := range files {
-		if err := os.WriteFile(filepath.Join(mod, name), []byte(src), 0o666); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	other := t.TempDir()
 	repl := filepath.Join(other, "greeting.go")
 	if err := os.WriteFile(repl, []byte("package tagged\n\nconst Greeting = \"overlaid\"\n"), 0o666); err != nil {
