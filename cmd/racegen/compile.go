@@ -115,15 +115,7 @@ func toolexecCompile(cfg *config, tool string, args []string, stdout, stderr io.
 		return err
 	}
 	newArgs[flagIndex(newArgs, "importcfg")] = icName
-	cc := instrumentingCompiler(cfg, tool, stderr)
-	if cc == tool {
-		return runTool(cc, newArgs, stdout, stderr)
-	}
-	cold := "0"
-	if coldHooks(cfg) {
-		cold = "1"
-	}
-	return runTool(cc, newArgs, stdout, stderr, coldHooksEnv+"="+cold)
+	return runTool(instrumentingCompiler(cfg, tool, stderr), newArgs, stdout, stderr, coldHooksSetting(cfg))
 }
 
 // splitCompileArgs splits a compile command's arguments into its flags

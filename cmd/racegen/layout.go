@@ -24,7 +24,7 @@ import (
 // more while the gate is open. A build at rate 1 (dynamic mode), whose
 // gate is always open, keeps the compiler's layout: every slow path runs
 // there, and cold blocks made bench/ops's accesses 2-7% slower.
-// coldHooks says which builds lay the slow paths out last; the
+// coldHooksSetting says which builds lay the slow paths out last; the
 // compiler learns it from the environment variable coldHooksEnv.
 
 // coldHooksEnv is set in the environment of every compile racegen's
@@ -32,10 +32,15 @@ import (
 // to 0, whatever racegen's own environment says.
 const coldHooksEnv = "RACEGEN_COLD_HOOKS"
 
-// coldHooks reports whether a build with cfg lays the hooks' slow paths
-// out after the rest of their functions: unless its gate is always open.
-func coldHooks(cfg *config) bool {
-	return cfg.mode != instrument.Dynamic || cfg.rate < 1
+// coldHooksSetting returns the environment setting of coldHooksEnv for a
+// build with cfg, which lays the hooks' slow paths out after the rest of
+// their functions unless its gate is always open. The standard compiler,
+// which racegen falls back to, ignores it.
+func coldHooksSetting(cfg *config) string {
+	if cfg.mode != instrument.Dynamic || cfg.rate < 1 {
+		return coldHooksEnv + "=1"
+	}
+	return coldHooksEnv + "=0"
 }
 
 // layoutSource is the file of the compiler's source that layoutPatch
