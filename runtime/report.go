@@ -118,10 +118,14 @@ func describe(t *thread) goroutineInfo {
 }
 
 // callers returns the current stack without the detector's frames.
-func callers() []frame {
+func callers() []frame { return frames(callerPCs()) }
+
+// callerPCs returns the current stack's PCs, for frames to resolve when a
+// report needs them; frames leaves out the detector's own.
+func callerPCs() []uintptr {
 	var pcs [64]uintptr
 	n := goruntime.Callers(1, pcs[:])
-	return frames(pcs[:n])
+	return append([]uintptr(nil), pcs[:n]...)
 }
 
 const selfPrefix = "github.com/racegen/racegen/runtime."

@@ -52,7 +52,10 @@ type thread struct {
 	// lateCreatedBy: reading it is a traceback, several microseconds,
 	// and most goroutines never appear in a report. A report made by
 	// another goroutine (the hardware engine's) may read lateCreatedBy
-	// while the goroutine stores it.
+	// while the goroutine stores it. It is apart from createdBy, which
+	// the maker of a finalizer's or cleanup's context passes in: stored
+	// through a pointer, that text would cost each context an allocation
+	// (TestAloneAllocates).
 	creatorPending bool
 	lateCreatedBy  atomic.Pointer[string]
 	finished       atomic.Bool

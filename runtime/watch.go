@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	goruntime "runtime"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -267,7 +266,7 @@ func sample(p unsafe.Pointer, size uintptr, site uint64, write bool) {
 		gen: gcGen.Load(), global: site&SiteGlobal != 0,
 		armedAt: now, deadline: now + watchLimit.Load(),
 		wait: collide, done: make(chan struct{}),
-		stack: armStack(),
+		stack: callerPCs(),
 	}
 	s := &watchSlots[i]
 	s.rec.Store(r)
@@ -715,15 +714,6 @@ func clockRace(i int, r *watchRec, cur accessInfo, key uint64) {
 	if opts.haltOnError {
 		exit(opts.exitCode)
 	}
-}
-
-// armStack returns the call stack of a sampled access that arms a
-// watchpoint. frames leaves out the detector's own frames when the
-// report resolves it.
-func armStack() []uintptr {
-	var pcs [64]uintptr
-	n := goruntime.Callers(2, pcs[:])
-	return append([]uintptr(nil), pcs[:n]...)
 }
 
 // sampleRead and sampleWrite are sample for SR and SW: one argument
