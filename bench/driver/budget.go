@@ -18,32 +18,73 @@ import (
 // highest rate it was measured at whose geometric-mean slowdown stays
 // within it.
 
-// budgetLimit is the overhead budget of the comparison: the slowdown
-// (geometric mean over workloads of the median ratios) that a mode's
-// rate must stay within.
-const budgetLimit = 1.05
+// defaultBudget is the overhead budget of the comparison unless
+// -budget-limit says otherwise: the slowdown (geometric mean over
+// workloads of the median ratios) that a mode's rate must stay within.
+// It is static sampling's (CRSampler reports under 1.05x); FRESA's
+// comparison with uniform dynamic sampling is made at 1.10x.
+const defaultBudget = 1.05
 
-// detection is what the budget report reads from one saved bench/evalrate
-// results file: its modes comparison, every program run in each mode at
-// one rate. Only these fields are decoded.
-type detection struct {
-	Command  string  `json:"command"`
-	Racegen  string  `json:"racegen"`
-	ModeRate float64 `json:"mode_rate"`
-	ModeRuns int     `json:"mode_runs"`
-	Programs []struct {
-		Dir   string   `json:"dir"`
-		Races []string `json:"races"`
-		Modes []struct {
-			Mode  string         `json:"mode"`
-			Rate  float64        `json:"rate"`
-			Runs  int            `json:"runs"`
-			Found map[string]int `json:"found"`
-		} `json:"modes"`
-	} `json:"programs"`
+// modeFresa is dynamic mode with FRESA's frequency-sensitive rates
+// (racegen -fresa): a mode of its own in the budget report, though not
+// a value of racegen's -mode.
+const modeFresa = "fresa"
+
+// budgetModes lists the budget report's modes in report order.
+var budgetModes = []string{modeDynamic, modeFresa, modeStatic, modeCollide}
+
+// budgetMode returns the budget report's mode of configuration c, or ""
+// for a configuration the report leaves out: the uninstrumented and
+// -race builds, and those that check accesses in part of the program only.
+func budgetMode(c config) string {
+	switch {
+	case c.Kind != racegen || c.Access != "":
+		return ""
+	case c.Fresa:
+		return modeFresa
+	}
+	return c.mode()
 }
 
-// loadDetections reads the bench/evalrate results files in paths.
+// detection is what the budget report reads from one saved results file
+// of a detection harness: programs, each run in some modes at some rates.
+// Only these fields are decoded. bench/evalrate's modes comparison runs
+// every mode at one rate (Modes); bench/fresa runs uniform dynamic
+// sampling and FRESA at a ladder of rates (Cells), and names dynamic mode
+// "uniform".
+type detection struct {
+	Command  string            `json:"command"`
+	Racegen  string            `json:"racegen"`
+	ModeRate float64           `json:"mode_rate"`
+	ModeRuns int               `json:"mode_runs"`
+	Runs     int               `json:"runs"`
+	Programs []detectedProgram `json:"programs"`
+}
+
+// A detectedProgram is one evaluation program's runs.
+type detectedProgram struct {
+	Dir   string        `json:"dir"`
+	Races []string      `json:"races"`
+	Modes []detectedRun `json:"modes"`
+	Cells []detectedRun `json:"cells"`
+}
+
+// A detectedRun is the runs of one program in one mode at one rate.
+type detectedRun struct {
+	Mode  string         `json:"mode"`
+	Rate  float64        `json:"rate"`
+	Runs  int            `json:"runs"`
+	Found map[string]int `json:"found"`
+}
+
+// fresaModes maps bench/fresa's mode names to the budget report's. Its
+// third mode, FRESA started from a profile, has no counterpart in this
+// harness's configurations and is left out.
+var fresaModes = map[string]string{"uniform": modeDynamic, "fresa": modeFresa}
+
+// loadDetections reads the bench/evalrate and bench/fresa results files
+// in paths, with bench/fresa's runs moved into Modes under the budget
+// report's mode names.
 func loadDetections(paths []string) ([]detection, error) {
 	var ds []detection
 	for _, p := range paths {
@@ -51,12 +92,36 @@ func loadDetections(paths []string) ([]detection, error) {
 		if err := runinfo.LoadJSON(p, &d); err != nil {
 			return nil, err
 		}
-		if len(d.Programs) == 0 {
-			return nil, fmt.Errorf("%s: no modes comparison (bench/evalrate was run with -modes '')", p)
+		for i := range d.Programs {
+			prog := &d.Programs[i]
+			for _, c := range prog.Cells {
+				if m, ok := fresaModes[c.Mode]; ok {
+					c.Mode = m
+					prog.Modes = append(prog.Modes, c)
+				}
+			}
+			prog.Cells = nil
+		}
+		if !slices.ContainsFunc(d.Programs, func(p detectedProgram) bool { return len(p.Modes) > 0 }) {
+			return nil, fmt.Errorf("%s: no runs by mode (bench/evalrate run with -modes '', or not a detection harness's results)", p)
 		}
 		ds = append(ds, d)
 	}
 	return ds, nil
+}
+
+// rates returns the distinct rates d ran its modes at, in increasing order.
+func (d detection) rates() []float64 {
+	var rs []float64
+	for _, p := range d.Programs {
+		for _, m := range p.Modes {
+			if !slices.Contains(rs, m.Rate) {
+				rs = append(rs, m.Rate)
+			}
+		}
+	}
+	slices.Sort(rs)
+	return rs
 }
 
 // A raceClass says whether a race of the evaluation corpora is a clock
@@ -108,8 +173,8 @@ type budgetPoint struct {
 }
 
 // budgetPoints pairs the detection runs of ds with the configurations
-// of rs of the same mode and rate (every package's accesses checked, no
-// FRESA), in mode and then rate order.
+// of rs of the same budget mode and rate (budgetMode), in mode and then
+// rate order.
 func budgetPoints(rs *results, ds []detection) []budgetPoint {
 	var ps []budgetPoint
 	for _, d := range ds {
@@ -146,8 +211,8 @@ func budgetPoints(rs *results, ds []detection) []budgetPoint {
 	}
 	// Each measured rate gets its cost; one without a detection run is a
 	// point too, since the budget is a property of the cost alone.
-	for _, m := range allModes {
-		for _, c := range rs.rateConfigs(m) {
+	for _, c := range rs.Configs {
+		if m := budgetMode(c); m != "" {
 			_, _, t, mem := rs.summarize(c.Name)
 			detected := false
 			for i := range ps {
@@ -162,7 +227,7 @@ func budgetPoints(rs *results, ds []detection) []budgetPoint {
 		}
 	}
 	slices.SortStableFunc(ps, func(a, b budgetPoint) int {
-		if c := slices.Index(allModes, a.Mode) - slices.Index(allModes, b.Mode); c != 0 {
+		if c := slices.Index(budgetModes, a.Mode) - slices.Index(budgetModes, b.Mode); c != 0 {
 			return c
 		}
 		switch {
@@ -183,11 +248,11 @@ func (p budgetPoint) costed() bool { return p.Config != "" && p.Time.N > 0 }
 func (p budgetPoint) detected() bool { return p.Runs > 0 }
 
 // withinBudget returns, for each mode of ps, the point at the highest
-// rate whose slowdown stays within budgetLimit, if any.
-func withinBudget(ps []budgetPoint) map[string]budgetPoint {
+// rate whose slowdown stays within limit, if any.
+func withinBudget(ps []budgetPoint, limit float64) map[string]budgetPoint {
 	best := map[string]budgetPoint{}
 	for _, p := range ps {
-		if !p.costed() || p.Time.AtLeast || p.Time.Med > budgetLimit {
+		if !p.costed() || p.Time.AtLeast || p.Time.Med > limit {
 			continue
 		}
 		if b, ok := best[p.Mode]; !ok || p.Rate > b.Rate {
@@ -198,20 +263,33 @@ func withinBudget(ps []budgetPoint) map[string]budgetPoint {
 }
 
 // writeBudget writes the budget report of ps, the budget points of rs
-// and ds: the table of every point, the comparison at the budget, and
-// the plot (named plot, beside the report).
-func writeBudget(w io.Writer, rs *results, ds []detection, ps []budgetPoint, plot string) error {
+// and ds: the table of every point, the comparison at the budget limit,
+// and the plot (named plot, beside the report).
+func writeBudget(w io.Writer, rs *results, ds []detection, ps []budgetPoint, limit float64, plot string) error {
 	var b strings.Builder
 	b.WriteString("# Races found against overhead, by detection mode\n\n")
 	b.WriteString("Written by `go run ./bench/driver -report FILE -detect FILES -budget OUT`. Each point is a\n")
 	b.WriteString("racegen mode at one rate: its slowdown and peak RSS from the cost harness (geometric mean over\n")
 	b.WriteString("workloads of the median ratio to the uninstrumented build), and the distinct races that\n")
-	b.WriteString("bench/evalrate's modes comparison found at the same mode and rate over its runs of the\n")
-	b.WriteString("evaluation programs (a new build per run with its own `-seed` in the static modes).\n")
-	fmt.Fprintf(&b, "A mode's rate within the budget is the highest measured rate whose slowdown is at most %.2fx.\n\n", budgetLimit)
+	b.WriteString("a detection harness (bench/evalrate's modes comparison, or bench/fresa) found at the same mode\n")
+	b.WriteString("and rate over its runs of the evaluation programs (a new build per run with its own `-seed` in\n")
+	b.WriteString("the static modes). *fresa* is dynamic mode with FRESA's frequency-sensitive rates (`-fresa`).\n")
+	fmt.Fprintf(&b, "A mode's rate within the budget is the highest measured rate whose slowdown is at most %.2fx.\n\n", limit)
 	fmt.Fprintf(&b, "- cost: `%s` (racegen %s, %s)\n", rs.Command, rs.Racegen, rs.Date)
 	for _, d := range ds {
-		fmt.Fprintf(&b, "- detection at rate %s, %d runs per program: `%s` (racegen %s)\n", fmtRate(d.ModeRate), d.ModeRuns, d.Command, d.Racegen)
+		rates, runs := d.rates(), d.ModeRuns
+		if runs == 0 {
+			runs = d.Runs // bench/fresa's
+		}
+		var rs []string
+		for _, r := range rates {
+			rs = append(rs, fmtRate(r))
+		}
+		word := "rate"
+		if len(rs) > 1 {
+			word = "rates"
+		}
+		fmt.Fprintf(&b, "- detection at %s %s, %d runs per program: `%s` (racegen %s)\n", word, strings.Join(rs, ", "), runs, d.Command, d.Racegen)
 	}
 	b.WriteString("\n")
 	if plot != "" {
@@ -235,9 +313,9 @@ func writeBudget(w io.Writer, rs *results, ds []detection, ps []budgetPoint, plo
 		b.WriteString("\n")
 	}
 	b.WriteString("\n")
-	best := withinBudget(ps)
-	fmt.Fprintf(&b, "Within %.2fx:\n\n", budgetLimit)
-	for _, m := range allModes {
+	best := withinBudget(ps, limit)
+	fmt.Fprintf(&b, "Within %.2fx:\n\n", limit)
+	for _, m := range budgetModes {
 		if !slices.ContainsFunc(ps, func(p budgetPoint) bool { return p.Mode == m }) {
 			continue
 		}
@@ -251,6 +329,13 @@ func writeBudget(w io.Writer, rs *results, ds []detection, ps []budgetPoint, plo
 			continue
 		}
 		fmt.Fprintf(&b, "- %s: no measured rate is within the budget (cheapest: %s)\n", m, cheapest(ps, m))
+	}
+	if d, f := best[modeDynamic], best[modeFresa]; d.detected() && f.detected() {
+		fmt.Fprintf(&b, "\nFRESA against uniform dynamic sampling within %.2fx: %d against %d distinct races", limit, f.Found, d.Found)
+		if d.Found > 0 {
+			fmt.Fprintf(&b, " (%.2fx)", float64(f.Found)/float64(d.Found))
+		}
+		b.WriteString(".\n")
 	}
 	b.WriteString("\n")
 	if _, err := io.WriteString(w, b.String()); err != nil {
@@ -275,9 +360,9 @@ func cheapest(ps []budgetPoint, mode string) string {
 }
 
 // writeBudgetPlot draws distinct races found against slowdown, one line
-// per mode through its rates, with the budget as a vertical band's edge.
-func writeBudgetPlot(w io.Writer, ps []budgetPoint) error {
-	xmax, ymax := budgetLimit, 1.0
+// per mode through its rates, with the budget limit as a vertical line.
+func writeBudgetPlot(w io.Writer, ps []budgetPoint, limit float64) error {
+	xmax, ymax := limit, 1.0
 	for _, p := range ps {
 		if p.costed() {
 			xmax = math.Max(xmax, p.Time.Med)
@@ -287,10 +372,10 @@ func writeBudgetPlot(w io.Writer, ps []budgetPoint) error {
 	xmax = math.Ceil(xmax*10) / 10
 	plot := &svgplot.Plot{
 		Title: "Distinct races found against slowdown",
-		X:     svgplot.Axis{Label: "slowdown, geometric mean over workloads (log scale)", Min: 0.9, Max: xmax * 1.1, Log: true, Ticks: slowdownTicks(xmax)},
+		X:     svgplot.Axis{Label: "slowdown, geometric mean over workloads (log scale)", Min: 0.9, Max: xmax * 1.1, Log: true, Ticks: slowdownTicks(xmax, limit)},
 		Y:     svgplot.Axis{Label: "distinct races found", Min: 0, Max: ymax * 1.05, Ticks: raceTicks(ymax)},
 	}
-	for _, m := range allModes {
+	for _, m := range budgetModes {
 		s := svgplot.Series{Name: m, Color: modeStyle[m].color, Dash: modeStyle[m].dash, Width: 2}
 		for _, p := range ps {
 			if p.Mode == m && p.costed() && p.detected() {
@@ -302,8 +387,8 @@ func writeBudgetPlot(w io.Writer, ps []budgetPoint) error {
 			plot.Series = append(plot.Series, s)
 		}
 	}
-	budget := svgplot.Series{Name: fmt.Sprintf("budget %.2fx", budgetLimit), Color: "#d62728", Dash: "4 4", Width: 1}
-	budget.Points = []svgplot.Point{{X: budgetLimit, Y: 0}, {X: budgetLimit, Y: ymax}}
+	budget := svgplot.Series{Name: fmt.Sprintf("budget %.2fx", limit), Color: "#d62728", Dash: "4 4", Width: 1}
+	budget.Points = []svgplot.Point{{X: limit, Y: 0}, {X: limit, Y: ymax}}
 	plot.Series = append(plot.Series, budget)
 	return plot.Write(w)
 }
@@ -319,9 +404,9 @@ func modeRateList(ps []budgetPoint, mode string) string {
 	return strings.Join(rs, ", ")
 }
 
-// slowdownTicks marks the slowdown axis from 1 to max.
-func slowdownTicks(max float64) []float64 {
-	ts := []float64{1, budgetLimit}
+// slowdownTicks marks the slowdown axis from 1 to max, and the limit.
+func slowdownTicks(max, limit float64) []float64 {
+	ts := []float64{1, limit}
 	for _, t := range []float64{1.1, 1.25, 1.5, 2, 3, 5, 10, 20} {
 		if t <= max*1.1 {
 			ts = append(ts, t)

@@ -68,7 +68,7 @@ func TestBudget(t *testing.T) {
 	// and has no collide configuration.
 	var b strings.Builder
 	ps := budgetPoints(fakeResults(), ds)
-	if err := writeBudget(&b, fakeResults(), ds, ps, "budget.svg"); err != nil {
+	if err := writeBudget(&b, fakeResults(), ds, ps, defaultBudget, "budget.svg"); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -88,7 +88,7 @@ func TestBudget(t *testing.T) {
 		}
 	}
 	var plot strings.Builder
-	if err := writeBudgetPlot(&plot, ps); err != nil {
+	if err := writeBudgetPlot(&plot, ps, defaultBudget); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"dynamic (rates 0.01)", "static (rates 0.01)", "budget 1.05x"} {
@@ -101,10 +101,109 @@ func TestBudget(t *testing.T) {
 	}
 }
 
+// fresaDetectionFile is a bench/fresa results file as that command saves
+// it, trimmed to two programs and two rates.
+const fresaDetectionFile = `{
+  "command": "go run ./bench/fresa -runs 100 -rates 0.001,0.01,0.1",
+  "racegen": "def5678",
+  "runs": 100,
+  "timing": 1,
+  "budgets": [1.1],
+  "programs": [
+    {"dir": "testdata/evalrace/cold", "races": ["c1", "c2"], "plain": 0.7,
+     "cells": [
+       {"mode": "uniform", "rate": 0.001, "seconds": 1.3, "runs": 100, "found": {"c1": 1}, "failed": 0},
+       {"mode": "uniform", "rate": 0.01, "seconds": 1.4, "runs": 100, "found": {"c1": 2, "c2": 0}},
+       {"mode": "fresa", "rate": 0.01, "seconds": 0.9, "runs": 100, "found": {"c1": 1}},
+       {"mode": "fresa", "rate": 0.1, "seconds": 1.0, "runs": 100, "found": {"c1": 9, "c2": 4}},
+       {"mode": "fresa+profile", "rate": 0.1, "seconds": 0.8, "runs": 100, "found": {"c1": 9, "c2": 9}}
+     ]},
+    {"dir": "testdata/evalrace", "races": ["r1", "r2"], "plain": 0.03,
+     "cells": [
+       {"mode": "uniform", "rate": 0.001, "seconds": 0.04, "runs": 100, "found": {}},
+       {"mode": "uniform", "rate": 0.01, "seconds": 0.04, "runs": 100, "found": {"r2": 1}},
+       {"mode": "fresa", "rate": 0.01, "seconds": 0.04, "runs": 100, "found": {"r2": 1}},
+       {"mode": "fresa", "rate": 0.1, "seconds": 0.04, "runs": 99, "found": {"r1": 7, "r2": 12}}
+     ]}
+  ]
+}`
+
+// fresaResults costs uniform dynamic sampling at 0.1% 1.05x and at 1%
+// 1.12x, and FRESA at 1% 1.02x and at 10% 1.07x.
+func fresaResults() *results {
+	rs := &results{
+		Command: "go run ./bench/driver -modes dynamic -rates 0.001,0.01 -fresa-rates 0.01,0.1", Reps: 1, Timeout: 90,
+		Workloads: []workload{
+			{Name: "a", Pkg: "bench/workloads/a", Bench: ".", Benchtime: "1x"},
+			{Name: "b", Module: "example.com/b", Version: "v1.0.0", Pkg: ".", Bench: ".", Benchtime: "1x"},
+		},
+		Configs: configsFor(false, []modeRates{{modeDynamic, []float64{0.001, 0.01}}}, nil, []float64{0.01, 0.1}, 7),
+	}
+	one := func(w float64) []run { return []run{{Wall: w, RSS: int64(w * 1e6), Status: statusOK}} }
+	for _, c := range []struct {
+		config string
+		a, b   float64 // wall times of workloads a and b
+	}{
+		{"base", 1, 2},
+		{"rate=0.001", 1.05, 2.1},
+		{"rate=0.01", 1.12, 2.24},
+		{"fresa-rate=0.01", 1.02, 2.04},
+		{"fresa-rate=0.1", 1.07, 2.14},
+	} {
+		rs.Cells = append(rs.Cells, &cell{Workload: "a", Config: c.config, Runs: one(c.a)}, &cell{Workload: "b", Config: c.config, Runs: one(c.b)})
+	}
+	return rs
+}
+
+func TestBudgetFresa(t *testing.T) {
+	ds, err := loadDetections([]string{writeDetection(t, fresaDetectionFile)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := fresaResults()
+	ps := budgetPoints(rs, ds)
+	var b strings.Builder
+	if err := writeBudget(&b, rs, ds, ps, 1.10, "fresa-budget.svg"); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"highest measured rate whose slowdown is at most 1.10x",
+		"detection at rates 0.001, 0.01, 0.1, 100 runs per program: `go run ./bench/fresa -runs 100 -rates 0.001,0.01,0.1` (racegen def5678)",
+		"| dynamic | 0.001 | 1.05x [1.05, 1.05] | 1.05x [1.05, 1.05] | 100 | 1 of 4 |",
+		"| dynamic | 0.01 | 1.12x [1.12, 1.12] | 1.12x [1.12, 1.12] | 100 | 2 of 4 |",
+		"| fresa | 0.01 | 1.02x [1.02, 1.02] | 1.02x [1.02, 1.02] | 100 | 2 of 4 |",
+		"| fresa | 0.1 | 1.07x [1.07, 1.07] | 1.07x [1.07, 1.07] | 99 | 4 of 4 |",
+		"- dynamic: rate 0.001 (1.050x): 1 distinct races in 100 runs",
+		"- fresa: rate 0.1 (1.070x): 4 distinct races in 99 runs",
+		"FRESA against uniform dynamic sampling within 1.10x: 4 against 1 distinct races (4.00x).",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("budget report lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "fresa+profile") {
+		t.Errorf("budget report has FRESA from a profile, which the cost harness does not measure:\n%s", out)
+	}
+	if strings.Index(out, "| dynamic | 0.01 |") > strings.Index(out, "| fresa | 0.01 |") {
+		t.Errorf("fresa's rows come before dynamic mode's:\n%s", out)
+	}
+	var plot strings.Builder
+	if err := writeBudgetPlot(&plot, ps, 1.10); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"dynamic (rates 0.001, 0.01)", "fresa (rates 0.01, 0.1)", "budget 1.10x"} {
+		if !strings.Contains(plot.String(), want) {
+			t.Errorf("plot lacks %q", want)
+		}
+	}
+}
+
 func TestLoadDetectionsRejects(t *testing.T) {
 	for name, body := range map[string]string{
 		"no modes comparison": `{"command": "go run ./bench/evalrate -modes ''", "rates": [{"rate": 0.01}]}`,
 		"not JSON":            `eval-rate: 10:00:00 wrote docs/eval-rate.md`,
+		"cost results":        `{"command": "go run ./bench/driver", "cells": [{"workload": "a", "config": "base"}]}`,
 	} {
 		if _, err := loadDetections([]string{writeDetection(t, body)}); err == nil {
 			t.Errorf("%s: loadDetections accepted it", name)

@@ -33,11 +33,14 @@
 //	-out file        markdown report (default docs/bench.md); its plots go
 //	                 beside it as NAME-time.svg and NAME-rss.svg
 //	-report file     write the report from a saved results.json, measuring nothing
-//	-detect files    bench/evalrate results files (comma-separated) whose modes
-//	                 comparisons to put beside the costs in the -budget report
+//	-detect files    results files (comma-separated) of bench/evalrate's modes
+//	                 comparison or of bench/fresa, whose races found to put
+//	                 beside the costs in the -budget report
 //	-budget file     markdown report of distinct races found against slowdown
 //	                 per mode and rate (needs -detect); its plot goes beside it
 //	                 as NAME.svg
+//	-budget-limit x  the slowdown a mode's rate must stay within in the -budget
+//	                 report (default 1.05)
 //
 // Proxy modules are copied out of the module cache into the scratch
 // directory, so that each is the main module racegen instruments; nothing
@@ -49,6 +52,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -84,6 +88,7 @@ type options struct {
 	report     string
 	detect     string // bench/evalrate results files, comma-separated
 	budget     string // the budget report, written if detect is set
+	limit      float64
 }
 
 func mainErr() error {
@@ -103,11 +108,15 @@ func mainErr() error {
 	flag.StringVar(&o.work, "work", filepath.Join(os.TempDir(), "racegen-bench"), "scratch `dir`ectory")
 	flag.StringVar(&o.out, "out", "docs/bench.md", "markdown report `file`")
 	flag.StringVar(&o.report, "report", "", "write the report from this saved results `file` only")
-	flag.StringVar(&o.detect, "detect", "", "bench/evalrate results `files` (comma-separated) to put beside the costs in the -budget report")
+	flag.StringVar(&o.detect, "detect", "", "bench/evalrate or bench/fresa results `files` (comma-separated) to put beside the costs in the -budget report")
 	flag.StringVar(&o.budget, "budget", "docs/budget.md", "markdown `file` of races found against slowdown, written when -detect is given")
+	flag.Float64Var(&o.limit, "budget-limit", defaultBudget, "`slowdown` a mode's rate must stay within in the -budget report")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", flag.Args())
+	}
+	if o.limit < 1 || math.IsNaN(o.limit) {
+		return fmt.Errorf("-budget-limit %g: want a slowdown of at least 1", o.limit)
 	}
 	// Read the detection results first, so that a wrong path fails before
 	// an hour of measuring.
@@ -135,7 +144,7 @@ func mainErr() error {
 		return err
 	}
 	if ds != nil {
-		return writeBudgetOutputs(rs, ds, o.budget)
+		return writeBudgetOutputs(rs, ds, o.budget, o.limit)
 	}
 	return nil
 }
@@ -338,15 +347,15 @@ func writeOutputs(rs *results, out string) error {
 
 // writeBudgetOutputs writes the budget report to out and its plot beside
 // it.
-func writeBudgetOutputs(rs *results, ds []detection, out string) error {
+func writeBudgetOutputs(rs *results, ds []detection, out string, limit float64) error {
 	ps := budgetPoints(rs, ds)
 	plot := strings.TrimSuffix(filepath.Base(out), filepath.Ext(out)) + ".svg"
 	if err := writeFile(filepath.Join(filepath.Dir(out), plot), func(f *os.File) error {
-		return writeBudgetPlot(f, ps)
+		return writeBudgetPlot(f, ps, limit)
 	}); err != nil {
 		return err
 	}
-	if err := writeFile(out, func(f *os.File) error { return writeBudget(f, rs, ds, ps, plot) }); err != nil {
+	if err := writeFile(out, func(f *os.File) error { return writeBudget(f, rs, ds, ps, limit, plot) }); err != nil {
 		return err
 	}
 	logf("wrote %s and %s", out, plot)
