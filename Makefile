@@ -75,7 +75,7 @@ eval-rate:
 # and from a profile) side by side on the evaluation programs: overhead
 # and distinct races found at each rate of a ladder, and what each finds
 # within an overhead budget (docs/fresa.md). Set FRESAFLAGS to pass flags
-# (-runs, -rates, -programs; see bench/fresa). About 50 minutes at the
+# (-runs, -rates, -modes, -programs; see bench/fresa). About 50 minutes at the
 # default 100 runs; -runs 40 took 21.
 eval-fresa:
 	$(GO) run ./bench/fresa $(FRESAFLAGS)

@@ -26,6 +26,32 @@ const (
 
 var modes = []string{modeUniform, modeFresa, modeProfile}
 
+// parseModes parses a comma-separated list of modes, returned in the
+// order of modes.
+func parseModes(s string) ([]string, error) {
+	var want []string
+	for f := range strings.SplitSeq(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		if !slices.Contains(modes, f) {
+			return nil, fmt.Errorf("mode %q: want %s", f, strings.Join(modes, ", "))
+		}
+		want = append(want, f)
+	}
+	if len(want) == 0 {
+		return nil, fmt.Errorf("no mode")
+	}
+	var ms []string
+	for _, m := range modes {
+		if slices.Contains(want, m) {
+			ms = append(ms, m)
+		}
+	}
+	return ms, nil
+}
+
 // results is what a run of the harness measured.
 type results struct {
 	Command   string          `json:"command"`
@@ -35,7 +61,7 @@ type results struct {
 	Racegen   string          `json:"racegen"`
 	Runs      int             `json:"runs"`
 	Timing    int             `json:"timing"`
-	Profile   string          `json:"profile"` // how the profile was made
+	Profile   string          `json:"profile"` // how the profile was made; "" if none was
 	Budgets   []float64       `json:"budgets"`
 	Programs  []programResult `json:"programs"`
 }
@@ -97,6 +123,10 @@ func evaluate(o *options) (*results, error) {
 	if err != nil {
 		return nil, fmt.Errorf("-budgets: %w", err)
 	}
+	ms, err := parseModes(o.modes)
+	if err != nil {
+		return nil, fmt.Errorf("-modes: %w", err)
+	}
 	if o.runs < 1 || o.timing < 1 || o.profileRuns < 1 || o.parallel < 1 {
 		return nil, fmt.Errorf("-runs, -timing, -profile-runs and -parallel want at least 1")
 	}
@@ -129,9 +159,12 @@ func evaluate(o *options) (*results, error) {
 		Profile:   fmt.Sprintf("the sum of %d runs of racegen -fresa -rate=%g with RACEGEN_OPTIONS=profile_out=..., merged by racegen merge -profiles", o.profileRuns, o.profileRate),
 		Budgets:   budgets,
 	}
+	if !slices.Contains(ms, modeProfile) {
+		rs.Profile = ""
+	}
 	for dir := range strings.SplitSeq(o.programs, ",") {
 		h := &harness{o: o, rg: rg, repo: repo, work: filepath.Join(work, strings.ReplaceAll(dir, "/", "-")), dir: dir}
-		pr, err := h.program(rates)
+		pr, err := h.program(ms, rates)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", dir, err)
 		}
@@ -151,8 +184,8 @@ type harness struct {
 	lines         racemarks.Lines
 }
 
-// program measures the program in every mode at every rate.
-func (h *harness) program(rates []float64) (programResult, error) {
+// program measures the program in every mode of ms at every rate.
+func (h *harness) program(ms []string, rates []float64) (programResult, error) {
 	lines, names, err := racemarks.LoadProgram(filepath.Join(h.repo, h.dir))
 	if err != nil {
 		return programResult{}, err
@@ -170,11 +203,13 @@ func (h *harness) program(rates []float64) (programResult, error) {
 		return pr, err
 	}
 	logf("%s: uninstrumented %.2fs", h.dir, pr.Plain)
-	prof, err := h.profile()
-	if err != nil {
-		return pr, err
+	var prof string
+	if slices.Contains(ms, modeProfile) {
+		if prof, err = h.profile(); err != nil {
+			return pr, err
+		}
 	}
-	for _, mode := range modes {
+	for _, mode := range ms {
 		for _, r := range rates {
 			c, err := h.cell(mode, r, prof)
 			if err != nil {

@@ -25,6 +25,7 @@
 //	-programs list  evaluation programs, comma-separated directories
 //	                (default testdata/evalrace/cold,testdata/evalrace/many,testdata/evalrace)
 //	-rates list     sampling rates (default 0.01,0.03,0.1)
+//	-modes list     sampling modes, comma-separated (default uniform,fresa,fresa+profile)
 //	-runs n         detection runs per program, mode and rate (default 100)
 //	-timing n       timed runs per build, one at a time (default 3)
 //	-profile-runs n runs that write the profile (default 3)
@@ -52,6 +53,7 @@ import (
 type options struct {
 	programs    string
 	rates       string
+	modes       string
 	runs        int
 	timing      int
 	profileRuns int
@@ -75,6 +77,7 @@ func mainErr() error {
 	var o options
 	flag.StringVar(&o.programs, "programs", "testdata/evalrace/cold,testdata/evalrace/many,testdata/evalrace", "evaluation programs, comma-separated")
 	flag.StringVar(&o.rates, "rates", "0.01,0.03,0.1", "sampling rates, comma-separated")
+	flag.StringVar(&o.modes, "modes", strings.Join(modes, ","), "sampling modes, comma-separated")
 	flag.IntVar(&o.runs, "runs", 100, "detection runs per program, mode and rate")
 	flag.IntVar(&o.timing, "timing", 3, "timed runs per build, one at a time")
 	flag.IntVar(&o.profileRuns, "profile-runs", 3, "runs that write the profile")

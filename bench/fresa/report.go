@@ -14,8 +14,11 @@ func writeReport(w io.Writer, rs *results) error {
 	b.WriteString("frequency-sensitive sampling ([runtime.md](runtime.md), \"FRESA\") side by side on racegen's\n")
 	b.WriteString("evaluation programs. For each program, mode and rate: the overhead is the median wall time of\n")
 	fmt.Fprintf(&b, "%d runs one at a time over the uninstrumented build's; the races are those reported (JSON\n", rs.Timing)
-	fmt.Fprintf(&b, "reports naming both marked lines) over %d runs, two at a time. *fresa+profile* starts from a\n", rs.Runs)
-	fmt.Fprintf(&b, "profile: %s.\n\n", rs.Profile)
+	fmt.Fprintf(&b, "reports naming both marked lines) over %d runs, two at a time.", rs.Runs)
+	if rs.Profile != "" {
+		fmt.Fprintf(&b, " *fresa+profile* starts from a\nprofile: %s.", rs.Profile)
+	}
+	b.WriteString("\n\n")
 	fmt.Fprintf(&b, "- command: `%s`\n- date: %s\n- machine: %s\n- Go: %s\n- racegen: %s\n\n", rs.Command, rs.Date, rs.Machine, rs.GoVersion, rs.Racegen)
 
 	b.WriteString("## Within an overhead budget\n\n")
