@@ -107,6 +107,45 @@ func TestControllerEnds(t *testing.T) {
 	}
 }
 
+// TestControllerWaits checks how long the pacer sleeps between its looks
+// at the period: until the time limit or the pace's expected end of
+// periodWork operations, whichever is first, and at least pacerTick; a
+// counted period whose pace is unknown polls every quarter of its length.
+func TestControllerWaits(t *testing.T) {
+	const pace = 4e6 // operations per second: periodWork in 500 µs
+	tests := []struct {
+		name         string
+		rateOff      float64
+		unpaced      bool // no sampling period measured yet
+		on, measured bool
+		work         uint64
+		elapsed      time.Duration
+		want         time.Duration
+	}{
+		{"unmeasured, at its start", pace, false, false, false, 0, 0, 500 * time.Microsecond},
+		{"unmeasured, midway", pace, false, false, false, 0, 200 * time.Microsecond, 300 * time.Microsecond},
+		{"unmeasured, near its end", pace, false, false, false, 0, 400 * time.Microsecond, pacerTick},
+		{"unmeasured, slow pace", 1e3, false, false, false, 0, 0, periodTime},
+		{"measured, half the work", pace, false, false, true, periodWork / 2, 100 * time.Microsecond, 250 * time.Microsecond},
+		{"sampling, at the sampling pace", pace, false, true, true, 0, 0, 1500 * time.Microsecond},
+		{"sampling, slow pace", 1e3, false, true, true, 0, 0, 3 * periodTime},
+		{"sampling, pace unknown", pace, true, true, true, 0, 0, pacerTick},
+		{"sampling, pace unknown, 8 ms in", pace, true, true, true, 10, 8 * time.Millisecond, 2 * time.Millisecond},
+		{"no pace ever, near the cap", 0, true, false, true, 10, maxSlow*periodTime - time.Millisecond, time.Millisecond},
+		{"quiet, sampling pace unknown", pace, true, false, true, 0, 0, 500 * time.Microsecond},
+		{"past the limit", 1e3, false, false, true, 0, 10 * periodTime, pacerTick},
+	}
+	for _, tt := range tests {
+		c := &controller{rateOff: tt.rateOff, rateOn: tt.rateOff / 3, slow: 3, on: tt.on, measured: tt.measured}
+		if tt.unpaced {
+			c.rateOn = 0
+		}
+		if got := time.Duration(c.wait(tt.work, int64(tt.elapsed))); got != tt.want {
+			t.Errorf("%s: wait(%d, %v) = %v, want %v", tt.name, tt.work, tt.elapsed, got, tt.want)
+		}
+	}
+}
+
 // TestControllerLearnsPace checks that only measured periods with enough
 // operations feed the pace and the slowdown.
 func TestControllerLearnsPace(t *testing.T) {
