@@ -6,10 +6,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/racegen/racegen/bench/internal/flaglist"
 	"github.com/racegen/racegen/bench/internal/modsrc"
 )
 
@@ -113,37 +113,9 @@ func configsFor(withRace bool, mrs []modeRates, accessRates, fresaRates []float6
 	return cs
 }
 
-// parseModes parses a comma-separated list of racegen modes.
-func parseModes(s string) (map[string]bool, error) {
-	ms := map[string]bool{}
-	for f := range strings.SplitSeq(s, ",") {
-		f = strings.TrimSpace(f)
-		if f == "" {
-			continue
-		}
-		if !slices.Contains(allModes, f) {
-			return nil, fmt.Errorf("mode %q: want %s", f, strings.Join(allModes, ", "))
-		}
-		ms[f] = true
-	}
-	return ms, nil
-}
-
 // parseRates parses a comma-separated list of rates in [0, 1].
 func parseRates(s string) ([]float64, error) {
-	var rs []float64
-	for f := range strings.SplitSeq(s, ",") {
-		f = strings.TrimSpace(f)
-		if f == "" {
-			continue
-		}
-		r, err := strconv.ParseFloat(f, 64)
-		if err != nil || !(r >= 0 && r <= 1) {
-			return nil, fmt.Errorf("rate %q: want a number from 0 to 1", f)
-		}
-		rs = append(rs, r)
-	}
-	return rs, nil
+	return flaglist.Floats(s, func(r float64) bool { return r >= 0 && r <= 1 }, "a rate from 0 to 1")
 }
 
 func fmtRate(r float64) string { return strconv.FormatFloat(r, 'g', -1, 64) }

@@ -56,9 +56,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/racegen/racegen/bench/internal/flaglist"
 	"github.com/racegen/racegen/bench/internal/runinfo"
 )
 
@@ -285,7 +287,7 @@ func measureAll(o *options) (*results, error) {
 
 // modeRates returns the modes o selects, each with its rates.
 func (o *options) modeRates() ([]modeRates, error) {
-	modes, err := parseModes(o.modes)
+	modes, err := flaglist.Choices(o.modes, allModes)
 	if err != nil {
 		return nil, fmt.Errorf("-modes: %w", err)
 	}
@@ -299,7 +301,7 @@ func (o *options) modeRates() ([]modeRates, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", f.flag, err)
 		}
-		if modes[f.mode] && len(rates) > 0 {
+		if slices.Contains(modes, f.mode) && len(rates) > 0 {
 			mrs = append(mrs, modeRates{f.mode, rates})
 		}
 	}

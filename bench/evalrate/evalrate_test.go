@@ -159,24 +159,6 @@ racegen: 1 packages: 40 access sites, 3 hooked, 2 (5.0%) dropped as goroutine-lo
 	}
 }
 
-func TestParseModes(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want string
-		ok   bool
-	}{
-		{"dynamic,static,collide", "dynamic,static,collide", true},
-		{" static , static", "static", true},
-		{"", "", true},
-		{"static,pacer", "", false},
-	} {
-		got, err := parseModes(tc.in)
-		if (err == nil) != tc.ok || tc.ok && strings.Join(got, ",") != tc.want {
-			t.Errorf("parseModes(%q) = %v, %v; want %q, ok %v", tc.in, got, err, tc.want, tc.ok)
-		}
-	}
-}
-
 func TestModesReport(t *testing.T) {
 	rs := &results{
 		Command: "go run ./bench/evalrate -sweep=false", ModeRate: 0.01, ModeRuns: 100,

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/racegen/racegen/bench/internal/flaglist"
 	"github.com/racegen/racegen/bench/internal/runinfo"
 )
 
@@ -69,7 +70,7 @@ func evaluate(o *options) (*results, error) {
 	if o.parallel < 1 {
 		return nil, fmt.Errorf("-parallel=%d: want at least 1", o.parallel)
 	}
-	modes, err := parseModes(o.modes)
+	modes, err := flaglist.Choices(o.modes, allModes)
 	if err != nil {
 		return nil, fmt.Errorf("-modes: %w", err)
 	}

@@ -71,22 +71,6 @@ func (m modeResult) distinct() int {
 	return n
 }
 
-// parseModes parses a comma-separated list of racegen modes.
-func parseModes(s string) ([]string, error) {
-	var ms []string
-	for f := range strings.SplitSeq(s, ",") {
-		f = strings.TrimSpace(f)
-		if f == "" || slices.Contains(ms, f) {
-			continue
-		}
-		if !slices.Contains(allModes, f) {
-			return nil, fmt.Errorf("mode %q: want %s", f, strings.Join(allModes, ", "))
-		}
-		ms = append(ms, f)
-	}
-	return ms, nil
-}
-
 // A modeRunner runs the modes comparison on one program.
 type modeRunner struct {
 	rg, repo, work string

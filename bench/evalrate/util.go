@@ -5,23 +5,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/racegen/racegen/bench/internal/flaglist"
 )
 
 // parseRates parses a comma-separated list of rates in (0, 1].
 func parseRates(s string) ([]float64, error) {
-	var rs []float64
-	for f := range strings.SplitSeq(s, ",") {
-		f = strings.TrimSpace(f)
-		if f == "" {
-			continue
-		}
-		r, err := strconv.ParseFloat(f, 64)
-		if err != nil || !(r > 0 && r <= 1) {
-			return nil, fmt.Errorf("rate %q: want a number above 0, at most 1", f)
-		}
-		rs = append(rs, r)
-	}
-	return rs, nil
+	return flaglist.Floats(s, func(r float64) bool { return r > 0 && r <= 1 }, "a rate above 0, at most 1")
 }
 
 func fmtRate(r float64) string { return strconv.FormatFloat(r, 'g', -1, 64) }

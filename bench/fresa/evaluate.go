@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/racegen/racegen/bench/internal/flaglist"
 	"github.com/racegen/racegen/bench/internal/racemarks"
 	"github.com/racegen/racegen/bench/internal/runinfo"
 )
@@ -25,32 +26,6 @@ const (
 )
 
 var modes = []string{modeUniform, modeFresa, modeProfile}
-
-// parseModes parses a comma-separated list of modes, returned in the
-// order of modes.
-func parseModes(s string) ([]string, error) {
-	var want []string
-	for f := range strings.SplitSeq(s, ",") {
-		f = strings.TrimSpace(f)
-		if f == "" {
-			continue
-		}
-		if !slices.Contains(modes, f) {
-			return nil, fmt.Errorf("mode %q: want %s", f, strings.Join(modes, ", "))
-		}
-		want = append(want, f)
-	}
-	if len(want) == 0 {
-		return nil, fmt.Errorf("no mode")
-	}
-	var ms []string
-	for _, m := range modes {
-		if slices.Contains(want, m) {
-			ms = append(ms, m)
-		}
-	}
-	return ms, nil
-}
 
 // results is what a run of the harness measured.
 type results struct {
@@ -123,9 +98,12 @@ func evaluate(o *options) (*results, error) {
 	if err != nil {
 		return nil, fmt.Errorf("-budgets: %w", err)
 	}
-	ms, err := parseModes(o.modes)
+	ms, err := flaglist.Choices(o.modes, modes)
 	if err != nil {
 		return nil, fmt.Errorf("-modes: %w", err)
+	}
+	if len(ms) == 0 || len(rates) == 0 {
+		return nil, fmt.Errorf("-modes and -rates want at least one each")
 	}
 	if o.runs < 1 || o.timing < 1 || o.profileRuns < 1 || o.parallel < 1 {
 		return nil, fmt.Errorf("-runs, -timing, -profile-runs and -parallel want at least 1")

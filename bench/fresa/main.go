@@ -43,10 +43,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/racegen/racegen/bench/internal/flaglist"
 	"github.com/racegen/racegen/bench/internal/runinfo"
 )
 
@@ -117,15 +117,7 @@ func mainErr() error {
 
 // parseFloats parses a comma-separated list of numbers above 0.
 func parseFloats(s string) ([]float64, error) {
-	var xs []float64
-	for f := range strings.SplitSeq(s, ",") {
-		x, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil || !(x > 0) {
-			return nil, fmt.Errorf("%q: want a number above 0", f)
-		}
-		xs = append(xs, x)
-	}
-	return xs, nil
+	return flaglist.Floats(s, func(x float64) bool { return x > 0 }, "a number above 0")
 }
 
 func logf(format string, args ...any) {
