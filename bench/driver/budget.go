@@ -321,9 +321,12 @@ func writeBudget(w io.Writer, rs *results, ds []detection, ps []budgetPoint, lim
 		}
 		if p, ok := best[m]; ok {
 			fmt.Fprintf(&b, "- %s: rate %s (%.3fx): ", m, fmtRate(p.Rate), p.Time.Med)
-			if p.detected() {
+			switch {
+			case p.detected():
 				fmt.Fprintf(&b, "%d distinct races in %d runs\n", p.Found, p.Runs)
-			} else {
+			case p.Rate == 0:
+				b.WriteString("samples nothing, so finds no race\n")
+			default:
 				b.WriteString("detection not run at this rate\n")
 			}
 			continue

@@ -128,8 +128,8 @@ const fresaDetectionFile = `{
   ]
 }`
 
-// fresaResults costs uniform dynamic sampling at 0.1% 1.05x and at 1%
-// 1.12x, and FRESA at 1% 1.02x and at 10% 1.07x.
+// fresaResults costs uniform dynamic sampling at rate 0 1.01x, at 0.1%
+// 1.05x and at 1% 1.12x, and FRESA at 1% 1.02x and at 10% 1.07x.
 func fresaResults() *results {
 	rs := &results{
 		Command: "go run ./bench/driver -modes dynamic -rates 0.001,0.01 -fresa-rates 0.01,0.1", Reps: 1, Timeout: 90,
@@ -137,7 +137,7 @@ func fresaResults() *results {
 			{Name: "a", Pkg: "bench/workloads/a", Bench: ".", Benchtime: "1x"},
 			{Name: "b", Module: "example.com/b", Version: "v1.0.0", Pkg: ".", Bench: ".", Benchtime: "1x"},
 		},
-		Configs: configsFor(false, []modeRates{{modeDynamic, []float64{0.001, 0.01}}}, nil, []float64{0.01, 0.1}, 7),
+		Configs: configsFor(false, []modeRates{{modeDynamic, []float64{0, 0.001, 0.01}}}, nil, []float64{0.01, 0.1}, 7),
 	}
 	one := func(w float64) []run { return []run{{Wall: w, RSS: int64(w * 1e6), Status: statusOK}} }
 	for _, c := range []struct {
@@ -145,6 +145,7 @@ func fresaResults() *results {
 		a, b   float64 // wall times of workloads a and b
 	}{
 		{"base", 1, 2},
+		{"rate=0", 1.01, 2.02},
 		{"rate=0.001", 1.05, 2.1},
 		{"rate=0.01", 1.12, 2.24},
 		{"fresa-rate=0.01", 1.02, 2.04},
@@ -187,6 +188,18 @@ func TestBudgetFresa(t *testing.T) {
 	}
 	if strings.Index(out, "| dynamic | 0.01 |") > strings.Index(out, "| fresa | 0.01 |") {
 		t.Errorf("fresa's rows come before dynamic mode's:\n%s", out)
+	}
+	b.Reset()
+	if err := writeBudget(&b, rs, ds, ps, 1.03, "fresa-budget.svg"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"- dynamic: rate 0 (1.010x): samples nothing, so finds no race",
+		"- fresa: rate 0.01 (1.020x): 2 distinct races in 100 runs",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("budget report at 1.03x lacks %q:\n%s", want, b.String())
+		}
 	}
 	var plot strings.Builder
 	if err := writeBudgetPlot(&plot, ps, 1.10); err != nil {
