@@ -144,6 +144,12 @@ func TestControllerWaits(t *testing.T) {
 			t.Errorf("%s: wait(%d, %v) = %v, want %v", tt.name, tt.work, tt.elapsed, got, tt.want)
 		}
 	}
+	// A program that synchronizes too rarely for a pace is not polled:
+	// its periods end at their time limit.
+	sparse := &controller{measured: true, sparse: true}
+	if got := time.Duration(sparse.wait(10, int64(time.Millisecond))); got != maxSlow*periodTime-time.Millisecond {
+		t.Errorf("sparse, no pace: wait = %v, want the rest of the limit, %v", got, maxSlow*periodTime-time.Millisecond)
+	}
 }
 
 // TestControllerLearnsPace checks that only measured periods with enough
@@ -165,8 +171,18 @@ func TestControllerLearnsPace(t *testing.T) {
 	if c.slow != 4 {
 		t.Errorf("slow = %g, want 4", c.slow)
 	}
+	if c.sparse {
+		t.Errorf("sparse after measured periods of periodWork operations")
+	}
 	c.finish(periodWork/8, int64(time.Millisecond))
 	if c.slow != 4 {
 		t.Errorf("slow = %g after a period with too few operations to measure, want 4", c.slow)
+	}
+	if !c.sparse {
+		t.Errorf("not sparse after a measured period with too few operations to measure")
+	}
+	c.finish(periodWork/2, int64(time.Millisecond))
+	if c.sparse {
+		t.Errorf("still sparse after a measured period with enough operations")
 	}
 }
