@@ -64,13 +64,16 @@ func TestControllerMeasures(t *testing.T) {
 	}
 }
 
-// TestControllerEnds checks when periods end: a measured one after
-// periodWork operations or its time limit, which a sampling period
-// stretches by the slowdown; one that is not measured after the time the
-// measured pace takes for periodWork operations, or the limit. Until the
-// slowdown is known, the limit is maxSlow times periodTime for both kinds.
+// TestControllerEnds checks when periods end: a measured one after its
+// goal of operations or its time limit, which a sampling period stretches
+// by the slowdown; one that is not measured after the time the measured
+// pace takes for the goal, or the limit. The goal is periodWork, or what
+// the program makes in periodTime outside sampling periods if that is
+// more. Until the slowdown is known, the limit is maxSlow times
+// periodTime for both kinds.
 func TestControllerEnds(t *testing.T) {
-	const pace = 4e6 // operations per second: periodWork in 500 µs
+	const pace = 4e6                                      // operations per second: periodWork in 500 µs
+	const goal = uint64(pace * float64(periodTime) / 1e9) // what periodTime holds at that pace
 	tests := []struct {
 		name         string
 		unpaced      bool // no sampling period measured yet
@@ -79,16 +82,17 @@ func TestControllerEnds(t *testing.T) {
 		elapsed      time.Duration
 		want         bool
 	}{
-		{"measured, short", false, false, true, periodWork - 1, time.Millisecond, false},
-		{"measured, enough work", false, false, true, periodWork, 100 * time.Microsecond, true},
+		{"measured, short", false, false, true, goal - 1, time.Millisecond, false},
+		{"measured, periodWork short of the goal", false, false, true, periodWork, 100 * time.Microsecond, false},
+		{"measured, the goal", false, false, true, goal, 100 * time.Microsecond, true},
 		{"measured, time up", false, false, true, 10, periodTime, true},
 		{"sampling, stretched", false, true, true, 10, periodTime, false},
 		{"sampling, stretched time up", false, true, true, 10, 3 * periodTime, true},
-		{"unmeasured, before the pace", false, false, false, 0, 400 * time.Microsecond, false},
-		{"unmeasured, at the pace", false, false, false, 0, 500 * time.Microsecond, true},
+		{"unmeasured, at periodWork's time", false, false, false, 0, 500 * time.Microsecond, false},
+		{"unmeasured, at the goal's time", false, false, false, 0, periodTime, true},
 		{"unmeasured, work not counted", false, false, false, 1 << 40, 100 * time.Microsecond, false},
 		{"unpaced sampling, past periodTime", true, true, true, 10, 10 * periodTime, false},
-		{"unpaced sampling, enough work", true, true, true, periodWork, time.Millisecond, true},
+		{"unpaced sampling, the goal", true, true, true, goal, time.Millisecond, true},
 		{"unpaced sampling, at the cap", true, true, true, 10, maxSlow * periodTime, true},
 		{"unpaced quiet, past periodTime", true, false, true, 10, 10 * periodTime, false},
 	}
@@ -105,14 +109,21 @@ func TestControllerEnds(t *testing.T) {
 	if !slowPace.ended(0, periodTime) {
 		t.Errorf("unmeasured period at a slow pace did not end after periodTime")
 	}
+	if g := slowPace.goal(); g != periodWork {
+		t.Errorf("goal at a slow pace = %d, want periodWork", g)
+	}
+	slowPace.measured = true
+	if !slowPace.ended(periodWork, int64(time.Millisecond)) {
+		t.Errorf("measured period at a slow pace did not end after periodWork operations")
+	}
 }
 
 // TestControllerWaits checks how long the pacer sleeps between its looks
-// at the period: until the time limit or the pace's expected end of
-// periodWork operations, whichever is first, and at least pacerTick; a
-// counted period whose pace is unknown polls every quarter of its length.
+// at the period: until the time limit or the pace's expected end of its
+// goal, whichever is first, and at least pacerTick; a counted period whose
+// pace is unknown polls every quarter of its length.
 func TestControllerWaits(t *testing.T) {
-	const pace = 4e6 // operations per second: periodWork in 500 µs
+	const pace = 4e6 // operations per second: a goal of periodTime's worth
 	tests := []struct {
 		name         string
 		rateOff      float64
@@ -122,17 +133,18 @@ func TestControllerWaits(t *testing.T) {
 		elapsed      time.Duration
 		want         time.Duration
 	}{
-		{"unmeasured, at its start", pace, false, false, false, 0, 0, 500 * time.Microsecond},
-		{"unmeasured, midway", pace, false, false, false, 0, 200 * time.Microsecond, 300 * time.Microsecond},
-		{"unmeasured, near its end", pace, false, false, false, 0, 400 * time.Microsecond, pacerTick},
+		{"unmeasured, at its start", pace, false, false, false, 0, 0, periodTime},
+		{"unmeasured, midway", pace, false, false, false, 0, time.Millisecond, time.Millisecond},
+		{"unmeasured, near its end", pace, false, false, false, 0, 1900 * time.Microsecond, pacerTick},
 		{"unmeasured, slow pace", 1e3, false, false, false, 0, 0, periodTime},
-		{"measured, half the work", pace, false, false, true, periodWork / 2, 100 * time.Microsecond, 250 * time.Microsecond},
-		{"sampling, at the sampling pace", pace, false, true, true, 0, 0, 1500 * time.Microsecond},
+		{"measured, half the goal", pace, false, false, true, 4000, time.Millisecond, time.Millisecond},
+		{"measured, slow pace, half of periodWork", 1e6, false, false, true, periodWork / 2, time.Millisecond, time.Millisecond},
+		{"sampling, at the sampling pace", pace, false, true, true, 0, 0, 3 * periodTime},
 		{"sampling, slow pace", 1e3, false, true, true, 0, 0, 3 * periodTime},
 		{"sampling, pace unknown", pace, true, true, true, 0, 0, pacerTick},
 		{"sampling, pace unknown, 8 ms in", pace, true, true, true, 10, 8 * time.Millisecond, 2 * time.Millisecond},
 		{"no pace ever, near the cap", 0, true, false, true, 10, maxSlow*periodTime - time.Millisecond, time.Millisecond},
-		{"quiet, sampling pace unknown", pace, true, false, true, 0, 0, 500 * time.Microsecond},
+		{"quiet, sampling pace unknown", pace, true, false, true, 0, 0, periodTime},
 		{"past the limit", 1e3, false, false, true, 0, 10 * periodTime, pacerTick},
 	}
 	for _, tt := range tests {
