@@ -205,7 +205,9 @@ func (c *controller) ended(work uint64, elapsed int64) bool {
 // 5,000 times a second, each wakeup taking a P from the program's
 // goroutines. errgroup's test binary at RACEGEN_OPTIONS=rate=1e-9, 4
 // alternating runs: 327-357 ns/op (one run 439) against 295-331 at rate
-// 0, and 300-327 with a pacer that woke once a second.
+// 0, and 300-327 with a pacer that woke once a second. With the goal,
+// fasthttp's ServerGet10ReqPerConn at rate=1e-9 (3 alternating runs):
+// median 1,071 ns/op, against 1,198 without it and 1,037 at rate 0.
 func (c *controller) goal() uint64 {
 	return max(periodWork, uint64(c.rateOff*seconds(periodTime)))
 }
