@@ -301,7 +301,12 @@ func writeBudget(w io.Writer, rs *results, ds []detection, ps []budgetPoint, lim
 	}
 	b.WriteString("\n|---|---|---|---|---|---|---|---|---|\n")
 	for _, p := range ps {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |", p.Mode, fmtRate(p.Rate), fmtGeo(p.Time), fmtGeo(p.RSS))
+		if p.Config == "" {
+			// A rate the detection harness ran and the cost harness did not.
+			fmt.Fprintf(&b, "| %s | %s | not measured | not measured |", p.Mode, fmtRate(p.Rate))
+		} else {
+			fmt.Fprintf(&b, "| %s | %s | %s | %s |", p.Mode, fmtRate(p.Rate), fmtGeo(p.Time), fmtGeo(p.RSS))
+		}
 		if !p.detected() {
 			b.WriteString(" - | not run |" + strings.Repeat(" - |", int(raceClasses)) + "\n")
 			continue

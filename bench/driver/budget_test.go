@@ -75,7 +75,7 @@ func TestBudget(t *testing.T) {
 	for _, want := range []string{
 		"| dynamic | 0.01 | 1.15x [1.10, 1.15] | 1.15x [1.10, 1.15] | 100 | 2 of 6 | 0 of 2 | 0 of 1 | 2 of 3 |",
 		"| static | 0.01 | 1.02x [1.01, 1.02] | 1.02x [1.01, 1.02] | 99 | 2 of 6 | 2 of 2 | 0 of 1 | 0 of 3 |",
-		"| collide | 0.01 | n/a | n/a | 100 | 3 of 6 | 0 of 2 | 1 of 1 | 2 of 3 |",
+		"| collide | 0.01 | not measured | not measured | 100 | 3 of 6 | 0 of 2 | 1 of 1 | 2 of 3 |",
 		"| dynamic | 1 | >45.00x [45.00, 45.00] | >250.00x [250.00, 250.00] | - | not run | - | - | - |",
 		"- dynamic: no measured rate is within the budget (cheapest: rate 0.01 at 1.149x)",
 		"- static: rate 0.01 (1.020x): 2 distinct races in 99 runs",
