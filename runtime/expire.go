@@ -15,8 +15,9 @@ package runtime
 // The price is the races whose second access comes more than that many
 // periods after the end of the sampling period of the first: they are
 // found at rate 1, not below. A period is at least periodWork
-// synchronization operations or periodTime of the program's time (pacer.go), so
-// the default keeps history for at least defaultHistory times that. The
+// synchronization operations or periodTime of the program's time
+// (controller.goal and controller.limit in pacer.go), so the default
+// keeps history for at least defaultHistory times that. The
 // history of synchronization objects (their clocks) is never forgotten:
 // that would invent races.
 //
