@@ -26,6 +26,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/racegen/racegen/bench/internal/stats"
 )
 
 func main() {
@@ -102,16 +104,6 @@ func parse(out []byte, bin string, res results) int {
 	return n
 }
 
-// median returns the median of vs, which must not be empty.
-func median(vs []float64) float64 {
-	s := append([]float64(nil), vs...)
-	sort.Float64s(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
 // write prints, for each benchmark, each binary's median and its ratio to
 // the first binary's, with the values of every round.
 func write(w io.Writer, bins []string, res results) {
@@ -130,13 +122,13 @@ func write(w io.Writer, bins []string, res results) {
 			}
 			ratio := "-"
 			if len(base) > 0 {
-				ratio = fmt.Sprintf("%.2fx", median(vs)/median(base))
+				ratio = fmt.Sprintf("%.2fx", stats.Median(vs)/stats.Median(base))
 			}
 			all := make([]string, len(vs))
 			for i, v := range vs {
 				all[i] = strconv.FormatFloat(v, 'f', -1, 64)
 			}
-			fmt.Fprintf(w, "  %-40s median %10.1f ns/op  %6s  [%s]\n", b, median(vs), ratio, strings.Join(all, " "))
+			fmt.Fprintf(w, "  %-40s median %10.1f ns/op  %6s  [%s]\n", b, stats.Median(vs), ratio, strings.Join(all, " "))
 		}
 	}
 }

@@ -26,19 +26,3 @@ func TestParseAndWrite(t *testing.T) {
 		}
 	}
 }
-
-func TestMedian(t *testing.T) {
-	tests := []struct {
-		vs   []float64
-		want float64
-	}{
-		{[]float64{3}, 3},
-		{[]float64{3, 1, 2}, 2},
-		{[]float64{4, 1, 3, 2}, 2.5},
-	}
-	for _, tt := range tests {
-		if got := median(tt.vs); got != tt.want {
-			t.Errorf("median(%v) = %v, want %v", tt.vs, got, tt.want)
-		}
-	}
-}

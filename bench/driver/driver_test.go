@@ -90,21 +90,6 @@ func TestGeomean(t *testing.T) {
 	}
 }
 
-func TestMedian(t *testing.T) {
-	for _, tc := range []struct {
-		in   []float64
-		want float64
-	}{
-		{[]float64{3}, 3},
-		{[]float64{3, 1, 2}, 2},
-		{[]float64{4, 1, 3, 2}, 2.5},
-	} {
-		if got := median(tc.in); !near(got, tc.want) {
-			t.Errorf("median(%v) = %v, want %v", tc.in, got, tc.want)
-		}
-	}
-}
-
 func TestParseRates(t *testing.T) {
 	rs, err := parseRates("0, 0.001,1")
 	if err != nil || len(rs) != 3 || rs[1] != 0.001 {

@@ -3,6 +3,8 @@ package main
 import (
 	"math"
 	"slices"
+
+	"github.com/racegen/racegen/bench/internal/stats"
 )
 
 // A summary is a ratio to the baseline over a cell's repetitions.
@@ -51,27 +53,16 @@ func ratios(c, base *cell, f func(run) float64) summary {
 		}
 	}
 	if len(vals) > 0 {
-		s.Value = median(vals)
+		s.Value = stats.Median(vals)
 	}
 	if len(rs) == 0 {
 		return s
 	}
 	s.N = len(rs)
-	s.Med = median(rs)
+	s.Med = stats.Median(rs)
 	s.Min = slices.Min(rs)
 	s.Max = slices.Max(rs)
 	return s
-}
-
-// median returns the median of xs, which must not be empty.
-func median(xs []float64) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // geomean returns the geometric mean of xs, or NaN if xs is empty.
