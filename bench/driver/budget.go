@@ -33,9 +33,10 @@ const modeFresa = "fresa"
 // budgetModes lists the budget report's modes in report order.
 var budgetModes = []string{modeDynamic, modeFresa, modeStatic, modeCollide}
 
-// budgetMode returns the budget report's mode of configuration c, or ""
-// for a configuration the report leaves out: the uninstrumented and
-// -race builds, and those that check accesses in part of the program only.
+// budgetMode returns the mode of configuration c in the budget report and
+// in the plots of rates (rateConfigs), or "" for a configuration they
+// leave out: the uninstrumented and -race builds, and those that check
+// accesses in part of the program only.
 func budgetMode(c config) string {
 	switch {
 	case c.Kind != racegen || c.Access != "":
@@ -211,8 +212,8 @@ func budgetPoints(rs *results, ds []detection) []budgetPoint {
 	}
 	// Each measured rate gets its cost; one without a detection run is a
 	// point too, since the budget is a property of the cost alone.
-	for _, c := range rs.Configs {
-		if m := budgetMode(c); m != "" {
+	for _, m := range budgetModes {
+		for _, c := range rs.rateConfigs(m) {
 			_, _, t, mem := rs.summarize(c.Name)
 			detected := false
 			for i := range ps {

@@ -21,13 +21,12 @@ func zeroAt(rates []float64) float64 {
 	return lo / 10
 }
 
-// rateConfigs returns the racegen configurations of mode in rs that
-// check every package's accesses, in the order measured (increasing
-// rate).
+// rateConfigs returns the configurations in rs of mode, as budgetMode
+// names them, in the order measured (increasing rate).
 func (rs *results) rateConfigs(mode string) []config {
 	var cs []config
 	for _, c := range rs.Configs {
-		if c.Kind == racegen && c.mode() == mode && c.Access == "" && !c.Fresa {
+		if budgetMode(c) == mode {
 			cs = append(cs, c)
 		}
 	}
