@@ -242,7 +242,7 @@ func (c *controller) limit() int64 {
 // to the limit, as now: 856-934 context switches and 4.13-4.15 ms/op
 // (rate 0: 807-826, 4.08-4.10), and 4.19-4.24 ms/op at rate 0.001.
 func (c *controller) wait(work uint64, elapsed int64) int64 {
-	left := c.limit() - elapsed
+	left, goal := c.limit()-elapsed, c.goal()
 	pace := c.rateOff
 	if c.on {
 		pace = c.rateOn
@@ -256,10 +256,9 @@ func (c *controller) wait(work uint64, elapsed int64) int64 {
 		// the period has run, so that it runs past its goal by at
 		// most a quarter of its time, sampling or not.
 		left = min(left, elapsed/4)
-	case work < c.goal():
+	case work < goal:
 		// The unmeasured period's end, or the measured one's expected
 		// end at its pace (which ended checks against the count).
-		goal := c.goal()
 		if !c.measured {
 			work = min(uint64(seconds(elapsed)*pace), goal)
 		}
@@ -272,18 +271,19 @@ func (c *controller) wait(work uint64, elapsed int64) int64 {
 // whether the access history is to be forgotten now (quietPeriods).
 func (c *controller) finish(work uint64, elapsed int64) bool {
 	if c.measured {
+		// Too few operations to measure the pace make the program
+		// sparse; enough give this period's pace.
 		c.sparse = work < periodWork/4
-	}
-	if c.measured && work >= periodWork/4 {
-		// Enough operations to measure this period's pace.
-		opsPerSec := float64(work) / seconds(elapsed)
-		if c.on {
-			c.rateOn = smooth(c.rateOn, opsPerSec)
-		} else {
-			c.rateOff = smooth(c.rateOff, opsPerSec)
-		}
-		if c.rateOn > 0 && c.rateOff > 0 {
-			c.slow = min(max(c.rateOff/c.rateOn, 1), maxSlow)
+		if !c.sparse {
+			opsPerSec := float64(work) / seconds(elapsed)
+			if c.on {
+				c.rateOn = smooth(c.rateOn, opsPerSec)
+			} else {
+				c.rateOff = smooth(c.rateOff, opsPerSec)
+			}
+			if c.rateOn > 0 && c.rateOff > 0 {
+				c.slow = min(max(c.rateOff/c.rateOn, 1), maxSlow)
+			}
 		}
 	}
 	return c.quiet.end(c.on)
