@@ -134,11 +134,10 @@ func evaluate(o *options) (*results, error) {
 		Racegen:   runinfo.RacegenState(repo, o.racegenBin),
 		Runs:      o.runs,
 		Timing:    o.timing,
-		Profile:   fmt.Sprintf("the sum of %d runs of racegen -fresa -rate=%g with RACEGEN_OPTIONS=profile_out=..., merged by racegen merge -profiles", o.profileRuns, o.profileRate),
 		Budgets:   budgets,
 	}
-	if !slices.Contains(ms, modeProfile) {
-		rs.Profile = ""
+	if slices.Contains(ms, modeProfile) {
+		rs.Profile = fmt.Sprintf("the sum of %d runs of racegen -fresa -rate=%g with RACEGEN_OPTIONS=profile_out=..., merged by racegen merge -profiles", o.profileRuns, o.profileRate)
 	}
 	for dir := range strings.SplitSeq(o.programs, ",") {
 		h := &harness{o: o, rg: rg, repo: repo, work: filepath.Join(work, strings.ReplaceAll(dir, "/", "-")), dir: dir}
