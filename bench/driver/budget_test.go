@@ -72,7 +72,7 @@ func TestBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	for _, want := range []string{
+	wantContains(t, "budget report", out,
 		"| dynamic | 0.01 | 1.15x [1.10, 1.15] | 1.15x [1.10, 1.15] | 100 | 2 of 6 | 0 of 2 | 0 of 1 | 2 of 3 |",
 		"| static | 0.01 | 1.02x [1.01, 1.02] | 1.02x [1.01, 1.02] | 99 | 2 of 6 | 2 of 2 | 0 of 1 | 0 of 3 |",
 		"| collide | 0.01 | not measured | not measured | 100 | 3 of 6 | 0 of 2 | 1 of 1 | 2 of 3 |",
@@ -82,20 +82,12 @@ func TestBudget(t *testing.T) {
 		"- collide: no measured rate is within the budget (cheapest: no cost measured)",
 		"detection at rate 0.01, 100 runs per program: `go run ./bench/evalrate -sweep=false -mode-rate 0.01` (racegen abc1234)",
 		"![budget.svg](budget.svg)",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("budget report lacks %q:\n%s", want, out)
-		}
-	}
+	)
 	var plot strings.Builder
 	if err := writeBudgetPlot(&plot, ps, defaultBudget); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"dynamic (rates 0.01)", "static (rates 0.01)", "budget 1.05x"} {
-		if !strings.Contains(plot.String(), want) {
-			t.Errorf("plot lacks %q", want)
-		}
-	}
+	wantContains(t, "plot", plot.String(), "dynamic (rates 0.01)", "static (rates 0.01)", "budget 1.05x")
 	if strings.Contains(plot.String(), "collide (rates") {
 		t.Errorf("plot draws collide mode, which has no cost")
 	}
@@ -168,7 +160,7 @@ func TestBudgetFresa(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	for _, want := range []string{
+	wantContains(t, "budget report", out,
 		"highest measured rate whose slowdown is at most 1.10x",
 		"detection at rates 0.001, 0.01, 0.1, 100 runs per program: `go run ./bench/fresa -runs 100 -rates 0.001,0.01,0.1` (racegen def5678)",
 		"| dynamic | 0.001 | 1.05x [1.05, 1.05] | 1.05x [1.05, 1.05] | 100 | 1 of 4 |",
@@ -178,11 +170,7 @@ func TestBudgetFresa(t *testing.T) {
 		"- dynamic: rate 0.001 (1.050x): 1 distinct races in 100 runs",
 		"- fresa: rate 0.1 (1.070x): 4 distinct races in 99 runs",
 		"FRESA against uniform dynamic sampling within 1.10x: 4 against 1 distinct races (4.00x).",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("budget report lacks %q:\n%s", want, out)
-		}
-	}
+	)
 	if strings.Contains(out, "fresa+profile") {
 		t.Errorf("budget report has FRESA from a profile, which the cost harness does not measure:\n%s", out)
 	}
@@ -193,23 +181,15 @@ func TestBudgetFresa(t *testing.T) {
 	if err := writeBudget(&b, rs, ds, ps, 1.03, "fresa-budget.svg"); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{
+	wantContains(t, "budget report at 1.03x", b.String(),
 		"- dynamic: rate 0 (1.010x): samples nothing, so finds no race",
 		"- fresa: rate 0.01 (1.020x): 2 distinct races in 100 runs",
-	} {
-		if !strings.Contains(b.String(), want) {
-			t.Errorf("budget report at 1.03x lacks %q:\n%s", want, b.String())
-		}
-	}
+	)
 	var plot strings.Builder
 	if err := writeBudgetPlot(&plot, ps, 1.10); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"dynamic (rates 0.001, 0.01)", "fresa (rates 0.01, 0.1)", "budget 1.10x"} {
-		if !strings.Contains(plot.String(), want) {
-			t.Errorf("plot lacks %q", want)
-		}
-	}
+	wantContains(t, "plot", plot.String(), "dynamic (rates 0.001, 0.01)", "fresa (rates 0.01, 0.1)", "budget 1.10x")
 }
 
 func TestLoadDetectionsRejects(t *testing.T) {

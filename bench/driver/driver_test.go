@@ -43,6 +43,16 @@ func fakeResults() *results {
 
 func near(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
 
+// wantContains reports each of wants that out, the text named what, lacks.
+func wantContains(t *testing.T, what, out string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(out, w) {
+			t.Errorf("%s lacks %q:\n%s", what, w, out)
+		}
+	}
+}
+
 func TestRatiosPairByRepetition(t *testing.T) {
 	rs := fakeResults()
 	s := ratios(rs.cell("a", "race"), rs.cell("a", "base"), wallOf)
@@ -178,7 +188,7 @@ func TestReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	for _, want := range []string{
+	wantContains(t, "report", out,
 		"`go run ./bench/driver -reps 3`",
 		"| go test -race | 6.32x [6.00, 7.42] |",
 		"| racegen dynamic rate=1 | >45.00x [45.00, 45.00] |",
@@ -189,11 +199,7 @@ func TestReport(t *testing.T) {
 		"racegen modes: dynamic at rates 0.01, 1; static at rates 0.01 (built with -seed=7)",
 		"1 (1 timeout)",
 		"![bench-time.svg](bench-time.svg)",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("report lacks %q:\n%s", want, out)
-		}
-	}
+	)
 }
 
 func TestPlotWellFormed(t *testing.T) {
@@ -211,11 +217,7 @@ func TestPlotWellFormed(t *testing.T) {
 			t.Fatalf("plot is not well-formed XML: %v", err)
 		}
 	}
-	for _, want := range []string{"geomean, dynamic", "geomean, static (seed 7)", "workloads, static mode", "go -race geomean", ">1%<", ">100%<"} {
-		if !strings.Contains(b.String(), want) {
-			t.Errorf("plot lacks %q", want)
-		}
-	}
+	wantContains(t, "plot", b.String(), "geomean, dynamic", "geomean, static (seed 7)", "workloads, static mode", "go -race geomean", ">1%<", ">100%<")
 }
 
 func TestRatiosSkipIncompleteRuns(t *testing.T) {
