@@ -1,8 +1,8 @@
-// Package analysis finds the memory accesses of a Go package that are
-// provably goroutine-local, so that racegen's instrumenter can leave them
-// without a race-detection hook. It is the one place where racegen
-// decides whether memory may be reached by another goroutine; the
-// instrumenter asks it and decides nothing of the kind itself.
+// Package analysis finds the memory accesses of a Go package that need
+// no race-detection hook: those that are provably goroutine-local, and
+// those that an earlier access of the same call makes redundant. It is
+// the one place where racegen decides either; the instrumenter asks it
+// and decides nothing of the kind itself.
 //
 // The answers come in two layers. [Variables] is what the syntax alone
 // tells: which variable an access expression's memory belongs to
@@ -60,4 +60,10 @@
 // hooks of the read-only variables that goroutines capture, which escape
 // analysis must keep. Named results, which return statements write, and
 // package-level variables never qualify.
+//
+// Variables also answers the one other question of whether an access
+// needs a hook: [Variables.Redundant] finds, within a function, the
+// accesses that an earlier access to the same memory already records
+// with nothing in between that may synchronize, so that FastTrack would
+// find every race of theirs at the earlier one.
 package analysis

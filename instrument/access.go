@@ -197,6 +197,17 @@ func (fr *fileRewriter) base(e dst.Expr) dst.Expr {
 // hook wraps e, the rewritten place of the access a, in the hook that
 // records a read or write of it, if a may be shared.
 func (fr *fileRewriter) hook(a ast.Expr, e dst.Expr, write bool) dst.Expr {
+	n := fr.hookAt(a, e, write)
+	if n != e {
+		fr.noteHook(a, n, write)
+	}
+	return n
+}
+
+// hookAt is hook for an access whose hook the rewriter moves away from
+// where a is in the source, and which therefore cannot take part in the
+// judgement of redundant accesses (redundant.go).
+func (fr *fileRewriter) hookAt(a ast.Expr, e dst.Expr, write bool) dst.Expr {
 	shared, global := fr.isShared(a)
 	if !shared || fr.zeroSize(fr.typeOf(a)) {
 		return e

@@ -29,6 +29,10 @@
 // /*line*/ comment naming its position in the original file, so panics,
 // stack traces and race reports point at the user's source.
 //
+// In dynamic builds, an access that an earlier access of the same call
+// already records, with nothing in between that may synchronize, gets no
+// hook (redundant.go; analysis.Variables.Redundant decides).
+//
 // Loops that only compute run without hooks while the detector is idle
 // (version.go). When it is not, a range over a slice whose body reads
 // every element (wholerange.go) and a counted loop whose accesses are all

@@ -226,7 +226,7 @@ func (fr *fileRewriter) isRuntimeCall(c *dst.CallExpr) bool {
 // hoistValue returns a new expression for the container x of a hoisted
 // access, with the hook of its read as the rewrite gives it.
 func (fr *fileRewriter) hoistValue(x ast.Expr) dst.Expr {
-	return fr.hook(x, fr.hoistPlace(x), false)
+	return fr.hookAt(x, fr.hoistPlace(x), false)
 }
 
 // hoistPlace returns a new expression for x, a variable, a field or an

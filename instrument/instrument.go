@@ -77,6 +77,10 @@ type Result struct {
 	Files   map[string][]byte // original file name (as in fset) -> rewritten source, for every input file
 	Sites   int               // access sites given a hook
 	Dropped int               // access sites left alone because Local said so
+	// Redundant counts the access sites whose hook an earlier access
+	// of the same call made redundant (analysis.Variables.Redundant):
+	// they have no hook and are not in Sites.
+	Redundant int
 
 	// Sampled lists the positions ("file:line:col") of the access
 	// sites that static and collide modes sampled, in rewriting order.
@@ -138,7 +142,7 @@ func Package(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *t
 	if len(p.sites) > 0 && len(frs) > 0 {
 		frs[0].addSiteTable()
 	}
-	res = &Result{Files: make(map[string][]byte), Sites: len(p.sites), Dropped: p.dropped, Sampled: p.sampled, Unsampled: p.unsampled}
+	res = &Result{Files: make(map[string][]byte), Sites: len(p.sites) - p.redundant, Dropped: p.dropped, Redundant: p.redundant, Sampled: p.sampled, Unsampled: p.unsampled}
 	for _, fr := range frs {
 		src, err := fr.print()
 		if err != nil {
@@ -161,6 +165,7 @@ type pkgRewriter struct {
 	key       uint32
 	sites     []site
 	dropped   int
+	redundant int            // access sites whose hook was dropped as redundant
 	sampled   []string       // positions of the sites sampled in static modes
 	unsampled int            // sites not sampled in static modes
 	ordinal   map[string]int // access sites seen so far at each position, in static modes
@@ -188,6 +193,9 @@ type fileRewriter struct {
 	// ioDirect is the call of the go or defer statement being rewritten,
 	// which runs later than the statement and is not bracketed for I/O.
 	ioDirect *ast.CallExpr
+	// hooked holds the access hooks given so far in the function
+	// declaration being rewritten (redundant.go).
+	hooked map[ast.Expr]*hookedAccess
 	// outer holds the loops that only compute whose instrumented copy is
 	// being rewritten, innermost last (see hoist_eligible.go and hoist_emit.go).
 	outer []*outerLoop

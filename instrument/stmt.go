@@ -33,7 +33,11 @@ func (fr *fileRewriter) funcDecl(d *dst.FuncDecl) {
 	}
 	fr.fn = d
 	fr.main = d.Recv == nil && d.Name.Name == "main" && fr.pkg.Name() == "main" && d.Type.TypeParams == nil
+	fr.hooked = make(map[ast.Expr]*hookedAccess)
 	fr.blockStmt(d.Body)
+	ad, _ := fr.dec.Ast.Nodes[d].(*ast.FuncDecl)
+	fr.dropRedundant(ad)
+	fr.hooked = nil
 	fr.entryHook(d)
 	if isExported(d) {
 		fr.ioCallback(d.Body, d)

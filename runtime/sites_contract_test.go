@@ -30,7 +30,7 @@ var g int
 type T struct{ f int }
 
 func F(p *int, t *T) int {
-	g = 1
+	g = h() // a call: the read of g below is not redundant
 	*p = g
 	t.f++
 	go func() {
@@ -38,6 +38,8 @@ func F(p *int, t *T) int {
 	}()
 	return *p
 }
+
+func h() int { return 0 }
 `
 
 func TestSitesContract(t *testing.T) {

@@ -99,6 +99,7 @@ func floatLit(x float64) string {
 // stats counts access sites.
 type stats struct {
 	sites, dropped int
+	redundant      int      // sites whose hook an earlier access made redundant
 	static         bool     // built for static or collide mode
 	checks         bool     // unsampled sites got software checks, counted in sites
 	sampledSites   []string // the sites sampled at build time, in static builds
@@ -106,7 +107,7 @@ type stats struct {
 }
 
 func (s stats) String() string {
-	all := s.sites + s.dropped
+	all := s.sites + s.dropped + s.redundant
 	if s.static && !s.checks {
 		all += s.unsampled // they got no code, so are not in sites
 	}
@@ -115,6 +116,9 @@ func (s stats) String() string {
 		pct = 100 * float64(s.dropped) / float64(all)
 	}
 	msg := fmt.Sprintf("%d access sites, %d hooked, %d (%.1f%%) dropped as goroutine-local", all, s.sites, s.dropped, pct)
+	if s.redundant > 0 {
+		msg += fmt.Sprintf(", %d (%.1f%%) as redundant", s.redundant, 100*float64(s.redundant)/float64(all))
+	}
 	if s.static {
 		n := len(s.sampledSites) + s.unsampled
 		share := 0.0
@@ -131,6 +135,7 @@ func resultStats(cfg *config, res *instrument.Result) stats {
 	return stats{
 		sites:        res.Sites,
 		dropped:      res.Dropped,
+		redundant:    res.Redundant,
 		static:       cfg.mode != instrument.Dynamic,
 		checks:       cfg.watchpoints == "sw",
 		sampledSites: res.Sampled,
