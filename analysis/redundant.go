@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"maps"
 	"strconv"
 	"strings"
 )
@@ -83,14 +84,6 @@ type redundancy struct {
 // those accesses was a write.
 type covered map[string]bool
 
-func (c covered) clone() covered {
-	d := make(covered, len(c))
-	for k, w := range c {
-		d[k] = w
-	}
-	return d
-}
-
 // function judges the accesses of one function body, those of the
 // function literals in it excepted.
 func (r *redundancy) function(body *ast.BlockStmt) {
@@ -104,16 +97,21 @@ func (r *redundancy) function(body *ast.BlockStmt) {
 // goto statement, which can make code run again without the paths the
 // analysis follows.
 func hasGoto(body *ast.BlockStmt) bool {
+	return anyNode(body, func(n ast.Node) bool {
+		b, ok := n.(*ast.BranchStmt)
+		return ok && b.Tok == token.GOTO
+	})
+}
+
+// anyNode reports whether f holds for a node of n outside the bodies of
+// its function literals, which are functions of their own.
+func anyNode(n ast.Node, f func(ast.Node) bool) bool {
 	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
+	ast.Inspect(n, func(n ast.Node) bool {
+		if _, ok := n.(*ast.FuncLit); ok {
 			return false
-		case *ast.BranchStmt:
-			if n.Tok == token.GOTO {
-				found = true
-			}
 		}
+		found = found || f(n)
 		return !found
 	})
 	return found
@@ -158,7 +156,7 @@ func (r *redundancy) stmt(s ast.Stmt, c covered) covered {
 		r.stmt(s.Body, r.branch(s.Cond, true, c))
 		// A continue statement reaches the post statement from the
 		// middle of the body.
-		r.stmt(s.Post, c.clone())
+		r.stmt(s.Post, maps.Clone(c))
 		return c
 	case *ast.RangeStmt:
 		if r.synchronizes(s) {
@@ -166,7 +164,7 @@ func (r *redundancy) stmt(s ast.Stmt, c covered) covered {
 			return covered{}
 		}
 		c = r.expr(s.X, c)
-		body := c.clone()
+		body := maps.Clone(c)
 		body = r.expr(s.Key, body)
 		body = r.expr(s.Value, body)
 		r.stmt(s.Body, body)
@@ -220,7 +218,7 @@ func (r *redundancy) clauses(s ast.Stmt, body *ast.BlockStmt, c covered) covered
 		for _, e := range cc.List {
 			r.judge(e, start, false)
 		}
-		r.list(cc.Body, start.clone())
+		r.list(cc.Body, maps.Clone(start))
 	}
 	return r.after(s, c)
 }
@@ -274,7 +272,7 @@ func (r *redundancy) judge(n ast.Node, c covered, add bool) {
 // certainly accessed, with what cond accessed when its value is v: the
 // right operands of a chain of && if v is true, of || if it is false.
 func (r *redundancy) branch(cond ast.Expr, v bool, c covered) covered {
-	c = c.clone()
+	c = maps.Clone(c)
 	if cond == nil {
 		return c
 	}
@@ -337,26 +335,22 @@ func (r *redundancy) visit(n ast.Node, c covered, mark, add bool) {
 // synchronizes reports whether running n may release or acquire, the
 // bodies of its function literals aside.
 func (r *redundancy) synchronizes(n ast.Node) bool {
-	found := false
-	ast.Inspect(n, func(n ast.Node) bool {
+	return anyNode(n, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
 		case *ast.CallExpr:
-			found = found || !r.quiet(n)
+			return !r.quiet(n)
 		case *ast.UnaryExpr:
-			found = found || n.Op == token.ARROW
+			return n.Op == token.ARROW
 		case *ast.SendStmt, *ast.GoStmt, *ast.DeferStmt, *ast.SelectStmt:
-			found = true
+			return true
 		case *ast.RangeStmt:
 			switch CoreType(r.vs.info.TypeOf(n.X)).(type) {
 			case *types.Chan, *types.Signature:
-				found = true
+				return true
 			}
 		}
-		return !found
+		return false
 	})
-	return found
 }
 
 // quiet reports whether the call c neither synchronizes nor runs code
@@ -369,22 +363,8 @@ func (r *redundancy) quiet(c *ast.CallExpr) bool {
 	if tv.IsType() {
 		return true
 	}
-	if !tv.IsBuiltin() {
-		return false
-	}
-	var obj types.Object
-	switch f := ast.Unparen(c.Fun).(type) {
-	case *ast.Ident:
-		obj = r.vs.info.Uses[f]
-	case *ast.SelectorExpr: // unsafe.Add and the like
-		obj = r.vs.info.Uses[f.Sel]
-	}
-	b, ok := obj.(*types.Builtin)
-	if !ok {
-		return false
-	}
-	switch b.Name() {
-	case "panic", "close", "print", "println", "recover":
+	switch BuiltinName(r.vs.info, c.Fun) {
+	case "", "panic", "close", "print", "println", "recover":
 		return false
 	}
 	return true
@@ -395,21 +375,16 @@ func (r *redundancy) quiet(c *ast.CallExpr) bool {
 // the same location throughout a function call, and false if e's location
 // may move while the call runs (see Redundant).
 func (r *redundancy) key(e ast.Expr) (string, bool) {
-	return r.place(e)
-}
-
-// place returns the key of e's location.
-func (r *redundancy) place(e ast.Expr) (string, bool) {
 	info := r.vs.info
 	switch x := ast.Unparen(e).(type) {
 	case *ast.Ident:
-		if v, ok := info.Uses[x].(*types.Var); ok && r.global(v) {
+		if v, ok := info.Uses[x].(*types.Var); ok && Global(v) {
 			return r.name(v), true
 		}
 	case *ast.SelectorExpr:
 		sel, ok := info.Selections[x]
 		if !ok {
-			if v, ok := info.Uses[x.Sel].(*types.Var); ok && r.global(v) {
+			if v, ok := info.Uses[x.Sel].(*types.Var); ok && Global(v) {
 				return r.name(v), true // a qualified identifier
 			}
 			return "", false
@@ -428,7 +403,7 @@ func (r *redundancy) place(e ast.Expr) (string, bool) {
 		return base + path, true
 	case *ast.IndexExpr:
 		t := info.TypeOf(x.X)
-		if t == nil || hasTypeParams(t) {
+		if t == nil {
 			return "", false
 		}
 		idx, ok := r.index(x.Index)
@@ -438,7 +413,7 @@ func (r *redundancy) place(e ast.Expr) (string, bool) {
 		var base string
 		switch u := t.Underlying().(type) {
 		case *types.Array:
-			base, ok = r.place(x.X)
+			base, ok = r.key(x.X)
 		case *types.Slice:
 			base, ok = r.pointer(x.X)
 		case *types.Pointer:
@@ -465,13 +440,13 @@ func (r *redundancy) place(e ast.Expr) (string, bool) {
 // pointer to one.
 func (r *redundancy) operand(x ast.Expr) (string, bool) {
 	t := r.vs.info.TypeOf(x)
-	if t == nil || hasTypeParams(t) {
+	if t == nil {
 		return "", false
 	}
 	if _, ok := t.Underlying().(*types.Pointer); ok {
 		return r.pointer(x)
 	}
-	return r.place(x)
+	return r.key(x)
 }
 
 // pointer returns the key of the memory that x, a pointer or slice, refers
@@ -479,15 +454,22 @@ func (r *redundancy) operand(x ast.Expr) (string, bool) {
 // initialization. Only such a pointer is followed: one loaded from memory
 // may change while the call runs.
 func (r *redundancy) pointer(x ast.Expr) (string, bool) {
-	id, ok := ast.Unparen(x).(*ast.Ident)
-	if !ok {
-		return "", false
-	}
-	v := r.vs.local(id)
-	if v == nil || !r.vs.readOnly(v) {
+	v := r.readOnly(x)
+	if v == nil {
 		return "", false
 	}
 	return "*" + r.name(v), true
+}
+
+// readOnly returns the local variable x names if it is never written
+// after its initialization, and nil otherwise.
+func (r *redundancy) readOnly(x ast.Expr) *types.Var {
+	if id, ok := ast.Unparen(x).(*ast.Ident); ok {
+		if v := r.vs.local(id); v != nil && r.vs.readOnly(v) {
+			return v
+		}
+	}
+	return nil
 }
 
 // index returns the key of an index that cannot change during the call:
@@ -503,17 +485,10 @@ func (r *redundancy) index(x ast.Expr) (string, bool) {
 		}
 		return "", false
 	}
-	if id, ok := ast.Unparen(x).(*ast.Ident); ok {
-		if v := r.vs.local(id); v != nil && r.vs.readOnly(v) {
-			return r.name(v), true
-		}
+	if v := r.readOnly(x); v != nil {
+		return r.name(v), true
 	}
 	return "", false
-}
-
-// global reports whether v is a package-level variable (of any package).
-func (r *redundancy) global(v *types.Var) bool {
-	return !v.IsField() && v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
 }
 
 // name returns a short name for the variable v, unique in the call.
@@ -549,14 +524,4 @@ func fieldPath(t types.Type, path []int) (string, bool) {
 		}
 	}
 	return b.String(), true
-}
-
-// hasTypeParams reports whether t is or points to a type parameter, whose
-// core type decides what indexing and selection mean.
-func hasTypeParams(t types.Type) bool {
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	_, ok := t.(*types.TypeParam)
-	return ok
 }

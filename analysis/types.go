@@ -1,6 +1,9 @@
 package analysis
 
-import "go/types"
+import (
+	"go/ast"
+	"go/types"
+)
 
 // CoreType returns the underlying type of t or, if t is a type parameter,
 // the underlying type that every type of its type set has, or nil if the
@@ -110,4 +113,28 @@ func PointerMethod(obj types.Object) bool {
 	}
 	_, ptr := types.Unalias(recv.Type()).(*types.Pointer)
 	return ptr
+}
+
+// BuiltinName returns the name of the builtin function that fun denotes
+// (unsafe's functions included), or "" if it denotes something else.
+func BuiltinName(info *types.Info, fun ast.Expr) string {
+	var id *ast.Ident
+	switch f := ast.Unparen(fun).(type) {
+	case *ast.Ident:
+		id = f
+	case *ast.SelectorExpr:
+		id = f.Sel
+	}
+	if id == nil {
+		return ""
+	}
+	if b, ok := info.Uses[id].(*types.Builtin); ok {
+		return b.Name()
+	}
+	return ""
+}
+
+// Global reports whether v is a package-level variable, of any package.
+func Global(v *types.Var) bool {
+	return !v.IsField() && v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
 }

@@ -7,6 +7,8 @@ import (
 	"go/types"
 
 	"github.com/dave/dst"
+
+	"github.com/racegen/racegen/analysis"
 )
 
 // replaceObj returns the wrapper that replaces uses of obj, a function
@@ -206,28 +208,9 @@ func (fr *fileRewriter) localTarget(e ast.Expr) bool {
 	return fr.cfg.LocalTarget != nil && fr.cfg.LocalTarget(e)
 }
 
-// builtinName returns the name of the builtin function that fun denotes.
-func (fr *fileRewriter) builtinName(fun ast.Expr) string {
-	fun = ast.Unparen(fun)
-	var id *ast.Ident
-	switch f := fun.(type) {
-	case *ast.Ident:
-		id = f
-	case *ast.SelectorExpr:
-		id = f.Sel
-	}
-	if id == nil {
-		return ""
-	}
-	if b, ok := fr.info.Uses[id].(*types.Builtin); ok {
-		return b.Name()
-	}
-	return ""
-}
-
 // builtin rewrites a call of a builtin function.
 func (fr *fileRewriter) builtin(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
-	name := fr.builtinName(a.Fun)
+	name := analysis.BuiltinName(fr.info, a.Fun)
 	switch name {
 	case "Sizeof", "Alignof", "Offsetof":
 		return x // not evaluated

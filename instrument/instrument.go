@@ -194,7 +194,8 @@ type fileRewriter struct {
 	// which runs later than the statement and is not bracketed for I/O.
 	ioDirect *ast.CallExpr
 	// hooked holds the access hooks given so far in the function
-	// declaration being rewritten (redundant.go).
+	// declaration being rewritten, nil where they are not noted
+	// (redundant.go).
 	hooked map[ast.Expr]*hookedAccess
 	// outer holds the loops that only compute whose instrumented copy is
 	// being rewritten, innermost last (see hoist_eligible.go and hoist_emit.go).

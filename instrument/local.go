@@ -29,7 +29,7 @@ func (fr *fileRewriter) isShared(a ast.Expr) (shared, global bool) {
 	if v == nil {
 		return true, false // a pointer's target, a slice element, ...
 	}
-	return !fr.vars.Unaliased(v), isGlobal(v)
+	return !fr.vars.Unaliased(v), analysis.Global(v)
 }
 
 // addressable reports whether a denotes a variable (in the spec's sense),

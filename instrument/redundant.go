@@ -24,10 +24,10 @@ type hookedAccess struct {
 }
 
 // noteHook records that n, a hook call dereferenced, records the access a
-// of the function being rewritten.
+// of the function declaration being rewritten, if hooks are noted there.
 func (fr *fileRewriter) noteHook(a ast.Expr, n dst.Expr, write bool) {
 	star, ok := n.(*dst.StarExpr)
-	if !ok || fr.cfg.static() || fr.fn == nil || fr.hooked == nil {
+	if !ok || fr.hooked == nil {
 		return
 	}
 	h := fr.hooked[a]
@@ -40,11 +40,10 @@ func (fr *fileRewriter) noteHook(a ast.Expr, n dst.Expr, write bool) {
 }
 
 // dropRedundant undoes the hooks of the redundant accesses of the
-// function declaration d, whose body the rewriter has just rewritten, and
-// forgets the hooks noted.
+// function declaration d, whose body the rewriter has just rewritten with
+// its hooks noted.
 func (fr *fileRewriter) dropRedundant(d *ast.FuncDecl) {
 	hooked := fr.hooked
-	fr.hooked = make(map[ast.Expr]*hookedAccess)
 	if d == nil || len(hooked) < 2 {
 		return
 	}

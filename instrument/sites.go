@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
-	"go/types"
 	"hash/fnv"
 	"path/filepath"
 	"strconv"
@@ -170,11 +169,6 @@ func hasTypeArgs(e dst.Expr) bool {
 		return true
 	}
 	return false
-}
-
-// isGlobal reports whether v is a package-level variable of any package.
-func isGlobal(v *types.Var) bool {
-	return v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
 }
 
 // accessHook returns the hook of a read (or a write) at the access a,

@@ -6,6 +6,8 @@ import (
 	"go/types"
 
 	"github.com/dave/dst"
+
+	"github.com/racegen/racegen/analysis"
 )
 
 // rewriteDecls rewrites the functions and package-level variable
@@ -33,7 +35,10 @@ func (fr *fileRewriter) funcDecl(d *dst.FuncDecl) {
 	}
 	fr.fn = d
 	fr.main = d.Recv == nil && d.Name.Name == "main" && fr.pkg.Name() == "main" && d.Type.TypeParams == nil
-	fr.hooked = make(map[ast.Expr]*hookedAccess)
+	if !fr.cfg.static() {
+		// Static builds' hooks are sampled sites, each of which stays.
+		fr.hooked = make(map[ast.Expr]*hookedAccess)
+	}
 	fr.blockStmt(d.Body)
 	ad, _ := fr.dec.Ast.Nodes[d].(*ast.FuncDecl)
 	fr.dropRedundant(ad)
@@ -496,7 +501,7 @@ func (fr *fileRewriter) writeHook(a ast.Expr, p func() dst.Expr) dst.Stmt {
 func (fr *fileRewriter) mayCommunicate(es []ast.Expr) bool {
 	call := func(n *ast.CallExpr) bool {
 		tv, ok := fr.info.Types[n.Fun]
-		return !ok || !tv.IsType() && !(tv.IsBuiltin() && fr.builtinName(n.Fun) != "close")
+		return !ok || !tv.IsType() && !(tv.IsBuiltin() && analysis.BuiltinName(fr.info, n.Fun) != "close")
 	}
 	for _, e := range es {
 		if containsCallOrRecv(e, call) {
@@ -557,7 +562,7 @@ func (fr *fileRewriter) deferStmt(s *dst.DeferStmt) {
 	if !ok {
 		return
 	}
-	switch fr.builtinName(a.Fun) {
+	switch analysis.BuiltinName(fr.info, a.Fun) {
 	case "delete", "clear":
 		fr.rvalues(s.Call.Args)
 		return
