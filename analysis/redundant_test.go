@@ -2,7 +2,6 @@ package analysis_test
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"go/types"
 	"slices"
@@ -280,18 +279,9 @@ L:
 // with the comments.
 func checkRedundant(t *testing.T, src string) {
 	t.Helper()
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info := newInfo()
-	conf := types.Config{Importer: newImporter(fset), GoVersion: "go1.26"}
-	pkg, err := conf.Check("p", fset, []*ast.File{f}, info)
-	if err != nil {
-		t.Fatal(err)
-	}
-	vs := analysis.NewVariables([]*ast.File{f}, pkg, info)
+	p := loadSource(t, src, "go1.26")
+	fset, f, info := p.fset, p.files[0], p.info
+	vs := analysis.NewVariables(p.files, p.pkg, info)
 	got := make(map[int][]string)
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)

@@ -119,22 +119,12 @@ var f = func() int {
 // its own, and checks its annotations.
 func checkSnippet(t *testing.T, src string) {
 	t.Helper()
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
+	p := loadSource(t, src, "")
+	l, err := analysis.Package(p.fset, p.files, p.pkg, p.info)
 	if err != nil {
 		t.Fatal(err)
 	}
-	info := newInfo()
-	conf := types.Config{Importer: newImporter(fset)}
-	pkg, err := conf.Check("p", fset, []*ast.File{f}, info)
-	if err != nil {
-		t.Fatal(err)
-	}
-	l, err := analysis.Package(fset, []*ast.File{f}, pkg, info)
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkSource(t, fset, f, src, l)
+	checkSource(t, p.fset, p.files[0], src, l)
 }
 
 // TestNil checks that a nil Locality, and expressions it does not know,

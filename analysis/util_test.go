@@ -50,6 +50,25 @@ func load(t *testing.T, fset *token.FileSet, imp types.Importer, dir, path strin
 	return &loaded{fset, files, pkg, info}
 }
 
+// loadSource parses src as the one file, p.go, of package p, and
+// type-checks it for the Go version goVersion ("" for go/types' default),
+// importing dependencies from export data.
+func loadSource(t *testing.T, src, goVersion string) *loaded {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := newInfo()
+	conf := types.Config{Importer: newImporter(fset), GoVersion: goVersion}
+	pkg, err := conf.Check("p", fset, []*ast.File{f}, info)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &loaded{fset, []*ast.File{f}, pkg, info}
+}
+
 // newImporter returns an importer reading the standard library's export
 // data through the go command.
 func newImporter(fset *token.FileSet) types.Importer {
