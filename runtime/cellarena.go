@@ -13,7 +13,9 @@ import (
 // (a page is made for each 4 KiB that instrumented code first touches, so
 // a test that allocates a fresh buffer at each run made pages at each
 // run). Neither holds a pointer into the Go heap. Pages are never freed,
-// so a chunk is used up in order and never returned. Where the system
+// so a chunk is used up in order and never unmapped, though below rate 1
+// the memory of an empty page's cells goes back to the system
+// (release.go). Where the system
 // maps no memory for the detector, each is an ordinary heap object.
 const (
 	cellChunkPages = 64  // 1.5 MiB of cells for 256 KiB of memory
@@ -62,7 +64,7 @@ func newPage(base uintptr) *page {
 		if p = (*page)(headArena.alloc()); p == nil {
 			p = new(page)
 		}
-		p.c = c
+		p.c, p.mapped = c, true
 	}
 	p.base = base
 	return p

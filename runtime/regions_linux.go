@@ -26,3 +26,26 @@ func mapCells(n uintptr) unsafe.Pointer {
 	}
 	return unsafe.Pointer(&mem[0])
 }
+
+// discardMemory gives the n bytes at p, memory mapped by mapCells, back to
+// the system, which maps zeroed memory there again at the next write
+// (madvise MADV_DONTNEED). Only the system's pages that lie wholly inside
+// the range are given back, so a neighbour's memory is never touched. It
+// reports whether the range was given back whole.
+func discardMemory(p unsafe.Pointer, n uintptr) bool {
+	ps := uintptr(systemPageSize())
+	lo := (uintptr(p) + ps - 1) &^ (ps - 1)
+	hi := (uintptr(p) + n) &^ (ps - 1)
+	if lo >= hi {
+		return false
+	}
+	_, e := rawSyscall6(nrMadvise, lo, hi-lo, madvDontneed, 0, 0, 0)
+	return e == 0 && lo == uintptr(p) && hi == uintptr(p)+n
+}
+
+// systemPageSize returns the size of the system's memory pages. The Go
+// runtime provides it under this name (syscall_Getpagesize in
+// $GOROOT/src/runtime/runtime.go).
+//
+//go:linkname systemPageSize syscall.Getpagesize
+func systemPageSize() int

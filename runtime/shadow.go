@@ -55,9 +55,13 @@ var lineLocks [lineLockCount]struct {
 }
 
 // lineLock returns the lock of the line holding address a.
-func lineLock(a uintptr) *spinLock {
+func lineLock(a uintptr) *spinLock { return &lineLocks[lineLockIndex(a)].spinLock }
+
+// lineLockIndex returns the index in lineLocks of the lock of the line
+// holding address a.
+func lineLockIndex(a uintptr) uint64 {
 	h := uint64(a>>lineShift) * 0x9e3779b97f4a7c15
-	return &lineLocks[h>>(64-lineLockBits)].spinLock
+	return h >> (64 - lineLockBits)
 }
 
 type region [regionLen]atomic.Pointer[page]
@@ -79,6 +83,12 @@ type page struct {
 	// under the granule's line lock and read without it (hasHistory).
 	has [pageLen / 64]atomic.Uint64
 	c   *[pageLen]cell // in a cell arena; cells without history are zero
+	// mapped reports that c lies in memory the detector mapped, which
+	// it can give back to the system while the page has no history;
+	// dirty, that c may have been written since it last did
+	// (release.go).
+	mapped bool
+	dirty  atomic.Bool
 }
 
 type shadowTable struct {
@@ -181,6 +191,9 @@ func (s *shadowTable) removeIf(drop func(*cell) bool) {
 			}
 			mu.Unlock()
 		}
+		if boundedHistory && p.n.Load() == 0 {
+			p.release()
+		}
 	}
 }
 
@@ -268,6 +281,7 @@ func (p *page) insert(a uintptr, gen uint32) *cell {
 		// Before the insert: see gate.
 		gateInc()
 		filterBucket(p.base).Add(1)
+		p.dirty.Store(true)
 	}
 	// A cell without history is all zeros (remove zeroes it, and the
 	// arena's memory comes zeroed), so its first write is a store of gen

@@ -177,6 +177,8 @@ const (
 	mapPrivate   = 0x2
 	mapAnon      = 0x20
 	mapNoReserve = 0x4000
+
+	madvDontneed = 4 // advice of madvise(2)
 )
 
 // sysMmap maps length bytes of fd (or anonymous memory, for fd -1) and

@@ -8,6 +8,7 @@ const (
 	nrPoll          = 7
 	nrMmap          = 9
 	nrMunmap        = 11
+	nrMadvise       = 28
 	nrIoctl         = 16
 	nrGetpid        = 39
 	nrFsync         = 74

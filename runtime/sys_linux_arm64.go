@@ -11,6 +11,7 @@ const (
 	nrFsync         = 82
 	nrGetpid        = 172
 	nrMunmap        = 215
+	nrMadvise       = 233
 	nrMmap          = 222
 	nrEventfd2      = 19
 	nrPerfEventOpen = 241

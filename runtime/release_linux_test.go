@@ -1,0 +1,86 @@
+//go:build linux && (amd64 || arm64)
+
+package runtime
+
+import (
+	"syscall"
+	"testing"
+	"unsafe"
+)
+
+// resident returns how many of the system's pages of the n bytes at p are
+// resident in memory (mincore(2)).
+func resident(t *testing.T, p unsafe.Pointer, n uintptr) int {
+	t.Helper()
+	ps := uintptr(syscall.Getpagesize())
+	lo := uintptr(p) &^ (ps - 1)
+	vec := make([]byte, (uintptr(p)+n-lo+ps-1)/ps)
+	if _, _, e := syscall.Syscall(syscall.SYS_MINCORE, lo, uintptr(len(vec))*ps, uintptr(unsafe.Pointer(&vec[0]))); e != 0 {
+		t.Fatalf("mincore: %v", e)
+	}
+	k := 0
+	for _, v := range vec {
+		k += int(v & 1)
+	}
+	return k
+}
+
+// TestReleaseEmptyPage checks that below rate 1 the memory of a page's
+// cells goes back to the system once an expiry has removed its history,
+// that at rate 1 it stays, and that a race is found on the page after
+// the memory went back.
+func TestReleaseEmptyPage(t *testing.T) {
+	if syscall.Getpagesize() != 4096 {
+		t.Skipf("system pages of %d bytes: a page's cells are not whole system pages", syscall.Getpagesize())
+	}
+	tests := []struct {
+		bounded      bool // below rate 1
+		wantResident bool // after the expiry
+	}{
+		{true, false},
+		{false, true},
+	}
+	for _, tt := range tests {
+		t.Run(map[bool]string{true: "below rate 1", false: "rate 1"}[tt.bounded], func(t *testing.T) {
+			was := boundedHistory
+			boundedHistory = tt.bounded
+			defer func() { boundedHistory = was }()
+			// A page of its own: a large object starts on a page
+			// boundary, and no other test's history lies in it.
+			buf := make([]uint64, 4*pageLen)
+			pacerKeep = append(pacerKeep, &buf[0])
+			a := unsafe.Pointer(&buf[pageLen])
+			if uintptr(a)%pageBytes != 0 {
+				t.Fatalf("object at %p: not on a page boundary", a)
+			}
+			setSampling(t, true)
+			Write(a, 8, newSite())
+			p := shadow.pageOf(uintptr(a), false)
+			if p == nil || !p.mapped {
+				t.Skip("cells are not in mapped memory")
+			}
+			cells, size := unsafe.Pointer(p.c), unsafe.Sizeof(*p.c)
+			if resident(t, cells, size) == 0 {
+				t.Fatal("no cell memory resident after a sampled write")
+			}
+			setSampling(t, false)
+			expire(samplingPeriod.Load())
+			if cellsAt(a) {
+				t.Fatal("history kept after the expiry")
+			}
+			if got := resident(t, cells, size) != 0; got != tt.wantResident {
+				t.Errorf("cell memory resident after the expiry = %v, want %v", got, tt.wantResident)
+			}
+
+			// The page records and reports as before.
+			before := Races()
+			setSampling(t, true)
+			site1, site2 := newSite(), newSite()
+			inGoroutine(func() { Write(a, 8, site1) })
+			Write(a, 8, site2)
+			if Races() == before {
+				t.Error("race on the page after its memory went back not reported")
+			}
+		})
+	}
+}
