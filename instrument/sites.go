@@ -46,10 +46,18 @@ func (fr *fileRewriter) newSite(n ast.Node, global bool) uint64 {
 // addSiteTable declares the package's site table in this file:
 //
 //	var _ = racegenrt.RegisterSites(0xKEY, "file:line:col\tfunc\n...")
+//
+// A line leaves out the file, or the function, that it shares with the
+// line before it (":line:col\t" for a site of the same function): sites
+// are numbered in source order, so most lines share both, and the
+// repeated names were most of a whole-program build's tables, 1.2 of
+// the 1.6 MB of read-only data of bench/workloads/hashpool's test binary
+// (racegen's runtime.RegisterSites says how they are read back).
 func (fr *fileRewriter) addSiteTable() {
 	names := make(map[*fileRewriter]map[dst.Node]string)
 	var b strings.Builder
-	for _, s := range fr.sites {
+	var prevFile, prevFn string
+	for i, s := range fr.sites {
 		m, ok := names[s.fr]
 		if !ok {
 			m = s.fr.funcNames()
@@ -61,7 +69,16 @@ func (fr *fileRewriter) addSiteTable() {
 				fn = n
 			}
 		}
-		fmt.Fprintf(&b, "%s:%d:%d\t%s\n", s.pos.Filename, s.pos.Line, s.pos.Column, fn)
+		file := s.pos.Filename
+		if i > 0 && file == prevFile {
+			file = ""
+		}
+		name := fn
+		if i > 0 && fn == prevFn {
+			name = ""
+		}
+		fmt.Fprintf(&b, "%s:%d:%d\t%s\n", file, s.pos.Line, s.pos.Column, name)
+		prevFile, prevFn = s.pos.Filename, fn
 	}
 	call := fr.rtCall(hookRegisterSites,
 		&dst.BasicLit{Kind: token.INT, Value: fmt.Sprintf("%#x", fr.key)},

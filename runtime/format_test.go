@@ -79,19 +79,20 @@ func reportCases() []race {
 	}
 	created := []frame{{Func: "main.main", File: "/src/proj/main.go", Line: 30, Off: 0x2f}}
 	const key = 0x7e5f0001
-	RegisterSites(key, "/src/proj/racy.go:12:3\tproj.reader\n/src/proj/b.go:4:1\t\n")
+	// Only the first line of a table can leave its function out.
+	RegisterSites(key, "/src/proj/b.go:4:1\t\n/src/proj/racy.go:12:3\tproj.reader\n")
 	site := func(i uint64) uint64 { return key<<32 | i }
 	return []race{
 		{
 			addr: 0xc000012345,
 			cur:  accessInfo{write: true, goid: 7, stack: stack, g: goroutineInfo{goid: 7, created: created}},
-			prev: accessInfo{goid: 1, site: site(1), g: goroutineInfo{goid: 1}},
+			prev: accessInfo{goid: 1, site: site(2), g: goroutineInfo{goid: 1}},
 			when: 1764185000123456789,
 		},
 		{
 			addr: 0x1234567890abcdef,
 			cur:  accessInfo{either: true, goid: 0, stack: nil},
-			prev: accessInfo{write: true, goid: 12, site: site(2), g: goroutineInfo{goid: 12, finished: true, createdBy: "created by net/http.(*Server).Serve in goroutine 5\n\t/go/src/net/http/server.go:3285 +0x4b4\n"}},
+			prev: accessInfo{write: true, goid: 12, site: site(1), g: goroutineInfo{goid: 12, finished: true, createdBy: "created by net/http.(*Server).Serve in goroutine 5\n\t/go/src/net/http/server.go:3285 +0x4b4\n"}},
 		},
 		{
 			addr: 8,

@@ -107,14 +107,6 @@ func writeProfile() {
 	}
 }
 
-// siteLines returns the lines of a site table, one per site.
-func siteLines(table string) []string {
-	if hasSuffix(table, "\n") {
-		table = table[:len(table)-1]
-	}
-	return split(table, "\n")
-}
-
 // startProfile loads the profiles the run starts from, racegen -profile's
 // and the option profile's, and turns counting on if anything needs it.
 func startProfile() {

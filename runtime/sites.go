@@ -36,6 +36,10 @@ var sites struct {
 //
 //	file:line:col<TAB>function
 //
+// where a line may leave out the file or the function of the line before
+// it (see siteLines). The table is read only when a report or a profile
+// needs it.
+//
 // It returns true so that it can initialize a blank variable.
 func RegisterSites(pkg uint32, table string) bool {
 	sites.mu.Lock()
@@ -71,11 +75,9 @@ func sitePosition(site uint64) (Position, bool) {
 	return ps[idx-1], true
 }
 
+// parseSites returns the positions of the sites of a table.
 func parseSites(raw string) []Position {
-	if hasSuffix(raw, "\n") {
-		raw = raw[:len(raw)-1]
-	}
-	lines := split(raw, "\n")
+	lines := siteLines(raw)
 	ps := make([]Position, len(lines))
 	for i, l := range lines {
 		pos, fn, _ := cut(l, "\t")
@@ -97,4 +99,42 @@ func parseSites(raw string) []Position {
 		ps[i].Col, _ = parseInt(col)
 	}
 	return ps
+}
+
+// siteLines returns the lines of a site table, one per site, each in the
+// form file:line:col<TAB>function. In the table a line leaves out the
+// file it shares with the line before it (the line then begins with the
+// colon of :line:col) and the function it shares with it (nothing then
+// follows the tab); siteLines puts them back.
+func siteLines(table string) []string {
+	if hasSuffix(table, "\n") {
+		table = table[:len(table)-1]
+	}
+	lines := split(table, "\n")
+	var file, fn string
+	for i, l := range lines {
+		pos, f, _ := cut(l, "\t")
+		whole := true
+		if i > 0 && hasPrefix(pos, ":") {
+			pos, whole = file+pos, false
+		}
+		if i > 0 && f == "" {
+			f, whole = fn, false
+		}
+		if !whole {
+			lines[i] = pos + "\t" + f
+		}
+		file, fn = fileOf(pos), f
+	}
+	return lines
+}
+
+// fileOf returns the file of a position file:line:col.
+func fileOf(pos string) string {
+	if rest, _, ok := cutLast(pos, ":"); ok {
+		if file, _, ok := cutLast(rest, ":"); ok {
+			return file
+		}
+	}
+	return pos
 }
