@@ -6,7 +6,9 @@ import (
 )
 
 // Below rate 1 the shadow gives the memory of a page's cells back to the
-// system once the sweeper has removed the last of them. Pages are never
+// system when the sweeper finds the page empty: it removed the last cell
+// itself, or accesses outside sampling periods did (Pacer's rules discard
+// history), and the sweeper passes after each GC cycle and each expiry. Pages are never
 // freed (shadow.go), so without this the resident shadow grew with every
 // 4 KiB of memory that any sampling period had touched since the program
 // began: 24 KiB of cells for each, though the history they held was

@@ -3,6 +3,7 @@
 package runtime
 
 import (
+	"sync"
 	"syscall"
 	"testing"
 	"unsafe"
@@ -26,22 +27,26 @@ func resident(t *testing.T, p unsafe.Pointer, n uintptr) int {
 }
 
 // TestReleaseEmptyPage checks that below rate 1 the memory of a page's
-// cells goes back to the system once an expiry has removed its history,
-// that at rate 1 it stays, and that a race is found on the page after
+// cells goes back to the system at the sweep that finds the page empty,
+// whether the sweep removed its history or an unsampled write did before
+// it, that at rate 1 it stays, and that a race is found on the page after
 // the memory went back.
 func TestReleaseEmptyPage(t *testing.T) {
 	if syscall.Getpagesize() != 4096 {
 		t.Skipf("system pages of %d bytes: a page's cells are not whole system pages", syscall.Getpagesize())
 	}
 	tests := []struct {
+		name         string
 		bounded      bool // below rate 1
-		wantResident bool // after the expiry
+		discard      bool // an unsampled write discards the history before the sweep
+		wantResident bool // after the sweep
 	}{
-		{true, false},
-		{false, true},
+		{"below rate 1", true, false, false},
+		{"below rate 1, emptied before the sweep", true, true, false},
+		{"rate 1", false, false, true},
 	}
 	for _, tt := range tests {
-		t.Run(map[bool]string{true: "below rate 1", false: "rate 1"}[tt.bounded], func(t *testing.T) {
+		t.Run(tt.name, func(t *testing.T) {
 			was := boundedHistory
 			boundedHistory = tt.bounded
 			defer func() { boundedHistory = was }()
@@ -55,6 +60,9 @@ func TestReleaseEmptyPage(t *testing.T) {
 			}
 			setSampling(t, true)
 			Write(a, 8, newSite())
+			var mu sync.Mutex
+			Lock(&mu) // a release in a sampling period: a new epoch
+			Unlock(&mu)
 			p := shadow.pageOf(uintptr(a), false)
 			if p == nil || !p.mapped {
 				t.Skip("cells are not in mapped memory")
@@ -64,6 +72,15 @@ func TestReleaseEmptyPage(t *testing.T) {
 				t.Fatal("no cell memory resident after a sampled write")
 			}
 			setSampling(t, false)
+			if tt.discard {
+				Write(a, 8, newSite()) // ordered after the first: its history goes
+				if cellsAt(a) {
+					t.Fatal("history kept after an unsampled write of the same goroutine")
+				}
+				if resident(t, cells, size) == 0 {
+					t.Fatal("cell memory given back before a sweep")
+				}
+			}
 			expire(samplingPeriod.Load())
 			if cellsAt(a) {
 				t.Fatal("history kept after the expiry")

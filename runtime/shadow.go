@@ -176,6 +176,11 @@ func (s *shadowTable) sweep(gen uint32) {
 func (s *shadowTable) removeIf(drop func(*cell) bool) {
 	for _, p := range s.pages() {
 		if p.n.Load() == 0 {
+			// Emptied by accesses (an unsampled write discards
+			// history) since the last sweep, or long ago.
+			if boundedHistory {
+				p.release()
+			}
 			continue
 		}
 		for a := p.base; a < p.base+pageBytes; a += lineBytes {
