@@ -2,7 +2,10 @@
 
 package runtime
 
-import "unsafe"
+import (
+	"sync"
+	"unsafe"
+)
 
 // newRegionTable allocates the region table outside the Go heap, so that
 // it neither counts towards the heap's size, which would change when the
@@ -42,6 +45,17 @@ func discardMemory(p unsafe.Pointer, n uintptr) bool {
 	_, e := rawSyscall6(nrMadvise, lo, hi-lo, madvDontneed, 0, 0, 0)
 	return e == 0 && lo == uintptr(p) && hi == uintptr(p)+n
 }
+
+// cellsDiscardable reports whether the system's pages tile the cell
+// arrays, which lie back to back from the page-aligned start of each
+// chunk (cellarena.go), so that one can be given back whole: with 4 KiB
+// pages, not with the 16 or 64 KiB pages some arm64 kernels use, where
+// the sweeper leaves cell memory alone rather than take a page's locks
+// for nothing.
+var cellsDiscardable = sync.OnceValue(func() bool {
+	ps := uintptr(systemPageSize())
+	return ps != 0 && unsafe.Sizeof([pageLen]cell{})%ps == 0
+})
 
 // systemPageSize returns the size of the system's memory pages. The Go
 // runtime provides it under this name (syscall_Getpagesize in

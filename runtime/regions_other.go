@@ -16,3 +16,6 @@ func mapCells(n uintptr) unsafe.Pointer { return nil }
 
 // discardMemory gives no memory back here, where mapCells maps none.
 func discardMemory(p unsafe.Pointer, n uintptr) bool { return false }
+
+// cellsDiscardable reports false: no cell memory is mapped here.
+func cellsDiscardable() bool { return false }

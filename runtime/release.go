@@ -32,7 +32,7 @@ import (
 // sweeper holds more than one line lock at a time, so the order cannot
 // deadlock with an access.
 func (p *page) release() {
-	if !p.mapped || !p.dirty.Load() {
+	if !p.mapped || !p.dirty.Load() || !cellsDiscardable() {
 		return
 	}
 	var locks lineLockSet
