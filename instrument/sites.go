@@ -57,7 +57,7 @@ func (fr *fileRewriter) addSiteTable() {
 	names := make(map[*fileRewriter]map[dst.Node]string)
 	var b strings.Builder
 	var prevFile, prevFn string
-	for i, s := range fr.sites {
+	for _, s := range fr.sites {
 		m, ok := names[s.fr]
 		if !ok {
 			m = s.fr.funcNames()
@@ -69,12 +69,12 @@ func (fr *fileRewriter) addSiteTable() {
 				fn = n
 			}
 		}
-		file := s.pos.Filename
-		if i > 0 && file == prevFile {
+		// Before the first line prev* are "", so it loses nothing.
+		file, name := s.pos.Filename, fn
+		if file == prevFile {
 			file = ""
 		}
-		name := fn
-		if i > 0 && fn == prevFn {
+		if name == prevFn {
 			name = ""
 		}
 		fmt.Fprintf(&b, "%s:%d:%d\t%s\n", file, s.pos.Line, s.pos.Column, name)

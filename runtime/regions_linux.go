@@ -30,20 +30,13 @@ func mapCells(n uintptr) unsafe.Pointer {
 	return unsafe.Pointer(&mem[0])
 }
 
-// discardMemory gives the n bytes at p, memory mapped by mapCells, back to
-// the system, which maps zeroed memory there again at the next write
-// (madvise MADV_DONTNEED). Only the system's pages that lie wholly inside
-// the range are given back, so a neighbour's memory is never touched. It
-// reports whether the range was given back whole.
+// discardMemory gives the n bytes at p, memory mapped by mapCells and
+// whole pages of the system's (cellsDiscardable), back to the system,
+// which maps zeroed memory there again at the next write (madvise
+// MADV_DONTNEED). It reports whether it did.
 func discardMemory(p unsafe.Pointer, n uintptr) bool {
-	ps := uintptr(systemPageSize())
-	lo := (uintptr(p) + ps - 1) &^ (ps - 1)
-	hi := (uintptr(p) + n) &^ (ps - 1)
-	if lo >= hi {
-		return false
-	}
-	_, e := rawSyscall6(nrMadvise, lo, hi-lo, madvDontneed, 0, 0, 0)
-	return e == 0 && lo == uintptr(p) && hi == uintptr(p)+n
+	_, e := rawSyscall6(nrMadvise, uintptr(p), n, madvDontneed, 0, 0, 0)
+	return e == 0
 }
 
 // cellsDiscardable reports whether the system's pages tile the cell

@@ -6,16 +6,16 @@ import (
 )
 
 // Below rate 1 the shadow gives the memory of a page's cells back to the
-// system when the sweeper finds the page empty: it removed the last cell
-// itself, or accesses outside sampling periods did (Pacer's rules discard
-// history), and the sweeper passes after each GC cycle and each expiry. Pages are never
-// freed (shadow.go), so without this the resident shadow grew with every
-// 4 KiB of memory that any sampling period had touched since the program
-// began: 24 KiB of cells for each, though the history they held was
-// forgotten a few periods later (expire.go) or at the next GC cycle
-// (heap.go). Given back, the shadow holds what the history still alive
-// needs, and peak RSS at a low rate follows what a few sampling periods
-// touch rather than all the memory the program ever used.
+// system when the sweeper, which passes after each GC cycle and each
+// expiry, finds the page empty: it removed the last cell itself, or
+// accesses outside sampling periods did (Pacer's rules discard history).
+// Pages are never freed (shadow.go), so without this the resident shadow
+// grew with every 4 KiB of memory that any sampling period had touched
+// since the program began: 24 KiB of cells for each, though the history
+// they held was forgotten a few periods later (expire.go) or at the next
+// GC cycle (heap.go). Given back, the shadow holds what the history still
+// alive needs, and peak RSS at a low rate follows what a few sampling
+// periods touch rather than all the memory the program ever used.
 //
 // At rate 1 cells are not given back: every GC cycle ends the history of
 // the heap, whose next accesses would fault the same memory in again at

@@ -172,33 +172,34 @@ func (s *shadowTable) sweep(gen uint32) {
 	s.removeIf(func(c *cell) bool { return c.expired(gen) })
 }
 
-// removeIf deletes every cell for which drop reports true.
+// removeIf deletes every cell for which drop reports true. Below rate 1
+// it then gives back the memory of every page left empty, by this pass or
+// by accesses since the last (an unsampled write discards history).
 func (s *shadowTable) removeIf(drop func(*cell) bool) {
 	for _, p := range s.pages() {
-		if p.n.Load() == 0 {
-			// Emptied by accesses (an unsampled write discards
-			// history) since the last sweep, or long ago.
-			if boundedHistory {
-				p.release()
-			}
-			continue
-		}
-		for a := p.base; a < p.base+pageBytes; a += lineBytes {
-			if !p.hasCells(a, a+lineBytes) {
-				continue // a cell made concurrently is new: nothing to remove
-			}
-			mu := lineLock(a)
-			mu.Lock()
-			for g := a; g < a+lineBytes; g += 8 {
-				if p.present(g) && drop(p.cell(g)) {
-					p.remove(g)
-				}
-			}
-			mu.Unlock()
+		if p.n.Load() != 0 {
+			p.removeIf(drop)
 		}
 		if boundedHistory && p.n.Load() == 0 {
 			p.release()
 		}
+	}
+}
+
+// removeIf deletes every cell of p for which drop reports true.
+func (p *page) removeIf(drop func(*cell) bool) {
+	for a := p.base; a < p.base+pageBytes; a += lineBytes {
+		if !p.hasCells(a, a+lineBytes) {
+			continue // a cell made concurrently is new: nothing to remove
+		}
+		mu := lineLock(a)
+		mu.Lock()
+		for g := a; g < a+lineBytes; g += 8 {
+			if p.present(g) && drop(p.cell(g)) {
+				p.remove(g)
+			}
+		}
+		mu.Unlock()
 	}
 }
 
