@@ -330,6 +330,9 @@ func accessGranule(t *thread, p *page, a uintptr, mask uint8, site uint64, o op,
 		if c.r == e && c.rmask&mask == mask && (atomic || !c.ratomic()) {
 			return // same epoch
 		}
+		if sample && c.readSetHas(e, mask, atomic) {
+			return // same epoch, in a read set
+		}
 		if x, ok := c.checkRead(t, mask, atomic); ok {
 			cf, found = x, true
 		}

@@ -101,6 +101,30 @@ func BenchmarkAccessOtherGoroutine(b *testing.B) {
 	}
 }
 
+// BenchmarkAccessSharedRead reads words again in the epoch of its first
+// read of them, after another goroutine's unordered reads gave each a read
+// set: matmul's operands, which every worker reads. The words outnumber
+// the epoch cache's entries, so each read consults its cell.
+func BenchmarkAccessSharedRead(b *testing.B) {
+	b.ReportAllocs()
+	const words = 4096
+	buf := make([]uint64, words)
+	escape(buf)
+	s := newSite()
+	read := func() {
+		for i := range buf {
+			rt.Read(unsafe.Pointer(&buf[i]), 8, s)
+		}
+	}
+	<-goInstr(read) // unordered with what follows: nothing joins it
+	read()
+	i := 0
+	for b.Loop() {
+		rt.Read(unsafe.Pointer(&buf[i]), 8, s)
+		i = (i + 1) % words
+	}
+}
+
 func BenchmarkLockUnlock(b *testing.B) {
 	b.ReportAllocs()
 	mu := new(sync.Mutex)

@@ -302,6 +302,23 @@ func (c *cell) clearReads(mask uint8) {
 }
 
 // recordRead records t's read of the bytes mask at epoch e.
+// readSetHas reports whether the read set holds a read of the bytes mask
+// at epoch e that an atomic read (atomic) may stand for: FastTrack's
+// same-epoch read, which needs no check and changes nothing. A write to
+// those bytes since that read would have cleared it (clearReads), so the
+// check that read had stands for this one. Answering without a store
+// matters when goroutines read the same memory, as matmul's workers read
+// their operands: recordRead's stores, which changed nothing, moved the
+// read set between their cores' caches at every read.
+func (c *cell) readSetHas(e epoch, mask uint8, atomic bool) bool {
+	for _, r := range c.readSet() {
+		if r.e == e {
+			return r.mask&mask == mask && (atomic || !r.atomic)
+		}
+	}
+	return false
+}
+
 func (c *cell) recordRead(t *thread, e epoch, mask uint8, site uint64, atomic bool) {
 	switch rs := c.readSet(); {
 	case rs != nil:
