@@ -24,6 +24,19 @@ package runtime
 // more than the granule entries hold, and a range entry answers for all
 // of them with one comparison.
 //
+// The range entries are sets of two, chosen by the range's first
+// address. The table starts with 1<<minRangeBits sets and doubles, up to
+// 1<<maxRangeBits, each time noteRange has evicted as many entries of the
+// current epoch as the table has: a goroutine whose ranges evict each
+// other before it next synchronizes is working through more of them than
+// the table holds, and each miss costs a granule path per 8 bytes of its
+// range. The 64 entries of the first design held too few for matmul's
+// block multiply (32 rows of an operand and 32 of the product a block,
+// 1,344 ranges a worker repeats): at rate 1 its BenchmarkMul took 138 ms
+// an operation with them, 112 with 256 and 49 with 1,024, against 84
+// under -race. The many goroutines that copy a few buffers keep the small
+// table.
+//
 // The cache serves outside sampling periods too, where a granule's
 // history lingers until an access discards it or a garbage collection
 // ends it: a goroutine that reads a variable in a loop after a sampling
@@ -53,8 +66,8 @@ package runtime
 const (
 	epochCacheSets = 32
 	epochCacheWays = 2
-	rangeCacheBits = 6
-	rangeCacheSize = 1 << rangeCacheBits
+	minRangeBits   = 5
+	maxRangeBits   = 9
 )
 
 type epochEntry struct {
@@ -74,7 +87,12 @@ type rangeEntry struct {
 
 type epochCache struct {
 	granules [epochCacheSets][epochCacheWays]epochEntry
-	ranges   *[rangeCacheSize]rangeEntry // made at the first range access
+	// ranges has 1<<rangeBits sets of epochCacheWays entries, made at
+	// the first range access; evicted counts the entries of the current
+	// epoch that noteRange replaced since the table was made.
+	ranges    []rangeEntry
+	rangeBits uint8
+	evicted   int
 	// quiet is set while the entries were made outside a sampling
 	// period: since the last one the goroutine saw ended.
 	quiet bool
@@ -83,9 +101,7 @@ type epochCache struct {
 // reset forgets every entry.
 func (c *epochCache) reset() {
 	c.granules = [epochCacheSets][epochCacheWays]epochEntry{}
-	if c.ranges != nil {
-		*c.ranges = [rangeCacheSize]rangeEntry{}
-	}
+	clear(c.ranges)
 }
 
 // set returns the entries that may hold granule a.
@@ -104,11 +120,23 @@ func (c *epochCache) find(a uintptr, e epoch) *epochEntry {
 	return nil
 }
 
-// rangeEntry returns the entry for ranges starting at lo. The hash mixes
-// the address, since rows of a matrix start at multiples of a power of
-// two more often than not.
-func (c *epochCache) rangeEntry(lo uintptr) *rangeEntry {
-	return &c.ranges[uint64(lo)*0x9e3779b97f4a7c15>>(64-rangeCacheBits)]
+// rangeSet returns the entries that may hold ranges starting at lo, the
+// first the one noted last. The hash mixes the address (the finalizer of
+// MurmurHash3), since rows of a matrix start at a fixed stride, a
+// multiple of a power of two more often than not: multiplying by a
+// constant alone, 300 ranges 4 KiB apart shared 156 of 1,024 direct-mapped
+// entries. Two entries a set keep two ranges whose hashes collide: with
+// one, 300 ranges 1,536 bytes apart (matmul's rows) lost 72 to
+// collisions in every round.
+func (c *epochCache) rangeSet(lo uintptr) *[epochCacheWays]rangeEntry {
+	h := uint64(lo)
+	h ^= h >> 33
+	h *= 0xff51afd7ed558ccd
+	h ^= h >> 33
+	h *= 0xc4ceb9fe1a85ec53
+	h ^= h >> 33
+	i := (h >> (64 - c.rangeBits)) * epochCacheWays
+	return (*[epochCacheWays]rangeEntry)(c.ranges[i : i+epochCacheWays])
 }
 
 // coveredRange reports whether an access of [lo, hi) at epoch e is
@@ -118,20 +146,59 @@ func (c *epochCache) coveredRange(lo, hi uintptr, e epoch, write bool) bool {
 	if c.ranges == nil {
 		return false
 	}
-	x := c.rangeEntry(lo)
-	return x.e == e && x.lo == lo && hi <= x.hi && (x.write || !write)
+	s := c.rangeSet(lo)
+	for i := range s {
+		if x := &s[i]; x.lo == lo && x.e == e {
+			return hi <= x.hi && (x.write || !write)
+		}
+	}
+	return false
 }
 
 // noteRange records an access of [lo, hi) at epoch e.
 func (c *epochCache) noteRange(lo, hi uintptr, e epoch, write bool) {
 	if c.ranges == nil {
-		c.ranges = new([rangeCacheSize]rangeEntry)
+		c.growRanges(minRangeBits)
 	}
-	x := c.rangeEntry(lo)
-	if x.e == e && x.lo == lo && (x.write || !write) && hi < x.hi {
+	// The set's first entry becomes the range's: its entry for lo at
+	// e, if any, or a new one, which evicts the second.
+	s := c.rangeSet(lo)
+	switch {
+	case s[0].lo == lo && s[0].e == e:
+	case s[1].lo == lo && s[1].e == e:
+		s[0], s[1] = s[1], s[0]
+	default:
+		if s[1].e == e {
+			// A range of this epoch goes: the goroutine repeats more
+			// ranges than the table holds.
+			if c.evicted++; c.evicted >= len(c.ranges) && c.rangeBits < maxRangeBits {
+				c.growRanges(c.rangeBits + 1)
+				c.noteRange(lo, hi, e, write)
+				return
+			}
+		}
+		s[1], s[0] = s[0], rangeEntry{}
+	}
+	x := &s[0]
+	if x.lo == lo && x.e == e && (x.write || !write) && hi < x.hi {
 		return // keep the longer range
 	}
 	*x = rangeEntry{lo, hi, e, write}
+}
+
+// growRanges makes a range table of 1<<bits sets, keeping the entries of
+// the old one that still fit, the last noted first.
+func (c *epochCache) growRanges(bits uint8) {
+	old := c.ranges
+	c.ranges, c.rangeBits, c.evicted = make([]rangeEntry, epochCacheWays<<bits), bits, 0
+	for way := epochCacheWays - 1; way >= 0; way-- {
+		for i := way; i < len(old); i += epochCacheWays {
+			if x := old[i]; x.hi != 0 {
+				s := c.rangeSet(x.lo)
+				s[1], s[0] = s[0], x
+			}
+		}
+	}
 }
 
 // covered reports whether an access o of the bytes mask of granule a at

@@ -170,6 +170,61 @@ func TestEpochCacheRanges(t *testing.T) {
 	}
 }
 
+// TestEpochCacheRangesGrow: a goroutine that repeats more ranges in one
+// epoch than the smallest table holds finds most of them cached after
+// some rounds (those whose sets hold three or more of them miss every
+// round), the table growing up to its largest size, while one
+// that repeats a few keeps the smallest table; only ranges of the current
+// epoch that evict each other make it grow.
+func TestEpochCacheRangesGrow(t *testing.T) {
+	repeat := func(n int, e epoch) []epoch {
+		es := make([]epoch, n)
+		for i := range es {
+			es[i] = e
+		}
+		return es
+	}
+	e1, e2, e3 := mkEpoch(1, 5), mkEpoch(1, 6), mkEpoch(1, 7)
+	tests := []struct {
+		name             string
+		ranges           int
+		stride           uintptr
+		e                []epoch // the epochs of the rounds
+		minBits, maxBits uint8   // the table's size at the end
+		minHits          int     // ranges the last round finds cached, at least
+	}{
+		{"few ranges", 16, 0x1000, repeat(3, e1), minRangeBits, minRangeBits, 16},
+		{"rows of a matrix", 300, 192 * 8, repeat(16, e1), minRangeBits + 1, maxRangeBits, 240},
+		{"pages", 300, 0x1000, repeat(16, e1), minRangeBits + 1, maxRangeBits, 240},
+		{"words", 300, 8, repeat(16, e1), minRangeBits + 1, maxRangeBits, 240},
+		{"more than the largest table", 4096, 0x1000, repeat(4, e1), maxRangeBits, maxRangeBits, 0},
+		{"one round an epoch", 100, 0x1000, []epoch{e1, e2, e3}, minRangeBits, minRangeBits + 1, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var c epochCache
+			hits := 0
+			for _, e := range tt.e {
+				hits = 0
+				for i := range tt.ranges {
+					lo := 0x100000 + uintptr(i)*tt.stride
+					if c.coveredRange(lo, lo+256, e, false) {
+						hits++
+						continue
+					}
+					c.noteRange(lo, lo+256, e, false)
+				}
+			}
+			if c.rangeBits < tt.minBits || c.rangeBits > tt.maxBits {
+				t.Errorf("table of 1<<%d sets, want 1<<%d to 1<<%d", c.rangeBits, tt.minBits, tt.maxBits)
+			}
+			if hits < tt.minHits {
+				t.Errorf("last round found %d of %d ranges cached, want %d at least", hits, tt.ranges, tt.minHits)
+			}
+		})
+	}
+}
+
 // TestEpochCacheAtomic: a goroutine's plain read after its atomic read of
 // the same word, in one epoch, is recorded, so that another goroutine's
 // unordered atomic store races with it; after a second atomic read
