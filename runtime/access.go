@@ -232,6 +232,14 @@ func accessSlow(p unsafe.Pointer, size uintptr, site uint64, o op, obj *syncVar,
 			cache = nil
 		}
 	}
+	if a := addr &^ 7; a+8 >= end && obj == nil {
+		// One granule, as most accesses are: if its cell holds this
+		// goroutine's access of the same bytes in this epoch, the
+		// access is redundant, which holds says without the line's lock.
+		if p := shadow.peek(a); p != nil && p.present(a) && p.cell(a).holds(e, granuleMask(a, addr, end), o, gcGen.Load()) {
+			return
+		}
+	}
 	reported := false
 	for a := addr &^ 7; a < end; {
 		// A page at a time, and within it a line at a time under the

@@ -145,3 +145,51 @@ func TestCellExtensionKept(t *testing.T) {
 		cells[i].reset(0)
 	}
 }
+
+// TestCellHolds: the lock-free test finds an access redundant exactly
+// where accessGranule's same-epoch rules do, on history of the current
+// GC cycle.
+func TestCellHolds(t *testing.T) {
+	e, other := mkEpoch(1, 5), mkEpoch(2, 5)
+	const gen = 3
+	write := func(e epoch, mask uint8, atomic bool) cell {
+		c := cell{gen: gen}
+		c.recordWrite(e, mask, 1, atomic)
+		return c
+	}
+	read := func(e epoch, mask uint8, atomic bool) cell {
+		c := cell{gen: gen}
+		c.r, c.rmask = e, mask
+		c.setFlag(cellRAtomic, atomic)
+		return c
+	}
+	tests := []struct {
+		name string
+		c    cell
+		mask uint8
+		o    op
+		gen  uint32
+		want bool
+	}{
+		{"write again", write(e, 0xff, false), 0xff, opWrite, gen, true},
+		{"write of fewer bytes", write(e, 0xff, false), 0x0f, opWrite, gen, true},
+		{"write of other bytes", write(e, 0x0f, false), 0xf0, opWrite, gen, false},
+		{"write in another epoch", write(other, 0xff, false), 0xff, opWrite, gen, false},
+		{"plain write after an atomic one", write(e, 0xff, true), 0xff, opWrite, gen, false},
+		{"atomic write after a plain one", write(e, 0xff, false), 0xff, opWrite | opAtomic, gen, true},
+		{"write after a read", read(e, 0xff, false), 0xff, opWrite, gen, false},
+		{"read again", read(e, 0xff, false), 0xff, opRead, gen, true},
+		{"read after a write", write(e, 0xff, false), 0xff, opRead, gen, false},
+		{"plain read after an atomic one", read(e, 0xff, true), 0xff, opRead, gen, false},
+		{"read of other bytes", read(e, 0x01, false), 0x02, opRead, gen, false},
+		{"after a GC cycle", write(e, 0xff, false), 0xff, opWrite, gen + 1, false},
+		{"no history", cell{}, 0xff, opRead, gen, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.c.holds(e, tt.mask, tt.o, tt.gen); got != tt.want {
+				t.Errorf("holds = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
