@@ -33,6 +33,10 @@ const (
 	// models as such (a channel send or close). Two atomic operations
 	// never race; an atomic and a plain access to the same bytes can.
 	opAtomic
+	// opLooked marks an access of one granule that its goroutine's
+	// epoch cache was asked about and did not cover (thread.repeats), so
+	// that accessSlow notes it there without asking again.
+	opLooked
 )
 
 // A conflict is the earlier access of a race, copied out of its cell so
@@ -109,8 +113,14 @@ func onStack(t *thread, c *Ctx) bool {
 //go:noinline
 func hookAccess(p unsafe.Pointer, n uintptr, site uint64, o op, c *Ctx) {
 	a := uintptr(p)
-	if c != nil && c.t != nil && c.t.repeats(a, n, o) {
-		return
+	if c != nil && c.t != nil {
+		repeat, looked := c.t.repeats(a, n, o)
+		if repeat {
+			return
+		}
+		if looked {
+			o |= opLooked
+		}
 	}
 	if !quiet(a, n) {
 		accessGated(p, n, site, o, nil, c)
@@ -119,19 +129,20 @@ func hookAccess(p unsafe.Pointer, n uintptr, site uint64, o op, c *Ctx) {
 
 // repeats reports, for R and W to test first, whether t's access o of the
 // n bytes at a, within one granule, is one that its epoch cache answers in
-// a sampling period: the same test as accessSlow's, made before the two
-// calls that lead there. A repeated access is the most common one (two
-// thirds of msort's at full rate), and its cost is mostly the calls.
-func (t *thread) repeats(a, n uintptr, o op) bool {
+// a sampling period (repeat): the same test as accessSlow's, made before
+// the two calls that lead there. A repeated access is the most common one
+// (two thirds of msort's at full rate), and its cost is mostly the calls.
+// looked reports that the cache was asked.
+func (t *thread) repeats(a, n uintptr, o op) (repeat, looked bool) {
 	if a&7+n > 8 || sampling.Load() == 0 || t.period != samplingPeriod.Load() {
-		return false
+		return false, false
 	}
 	ec := t.cache
 	if ec == nil || ec.quiet {
-		return false
+		return false, false
 	}
 	g := a &^ 7
-	return ec.covered(g, t.epoch(), granuleMask(g, a, a+n), o)
+	return ec.covered(g, t.epoch(), granuleMask(g, a, a+n), o), true
 }
 
 // quiet reports, for R and W to test before they call accessGated,
@@ -224,8 +235,11 @@ func accessSlow(p unsafe.Pointer, size uintptr, site uint64, o op, obj *syncVar,
 			// One granule: a redundant access is done without its
 			// line's lock, and the granule loop below need not consult
 			// the cache again.
+			// An access that repeats asked about is not asked again:
+			// the cache and the epoch are those it saw, or the epoch
+			// moved on and nothing at the old one is found anyway.
 			mask := granuleMask(a, addr, end)
-			if cache.covered(a, e, mask, o) {
+			if o&opLooked == 0 && cache.covered(a, e, mask, o) {
 				return
 			}
 			cache.note(a, e, mask, o)
