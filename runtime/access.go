@@ -246,11 +246,13 @@ func accessSlow(p unsafe.Pointer, size uintptr, site uint64, o op, obj *syncVar,
 			cache = nil
 		}
 	}
+	var one *page // the page of a one-granule access, looked up already
 	if a := addr &^ 7; a+8 >= end && obj == nil {
 		// One granule, as most accesses are: if its cell holds this
 		// goroutine's access of the same bytes in this epoch, the
 		// access is redundant, which holds says without the line's lock.
-		if p := shadow.peek(a); p != nil && p.present(a) && p.cell(a).holds(e, granuleMask(a, addr, end), o, gcGen.Load()) {
+		one = shadow.peek(a)
+		if one != nil && one.present(a) && one.cell(a).holds(e, granuleMask(a, addr, end), o, gcGen.Load()) {
 			return
 		}
 	}
@@ -259,7 +261,10 @@ func accessSlow(p unsafe.Pointer, size uintptr, site uint64, o op, obj *syncVar,
 		// A page at a time, and within it a line at a time under the
 		// line's lock; races are reported after it is released.
 		lim := min(end, a&^(pageBytes-1)+pageBytes)
-		p := shadow.pageOf(a, sample)
+		p := one
+		if p == nil {
+			p = shadow.pageOf(a, sample)
+		}
 		if p == nil {
 			a = lim // nothing recorded there, and nothing to record
 			continue
