@@ -3,6 +3,7 @@ package runtime
 import (
 	goruntime "runtime"
 	"runtime/metrics"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 )
@@ -130,12 +131,21 @@ func sweeper() {
 	for {
 		select {
 		case <-sweepWake:
+			sweepMu.Lock()
 			gen := exactGen()
 			shadow.sweep(gen)
 			syncs.sweep()
 			spawns.sweep(gen)
+			sweepMu.Unlock()
 		case p := <-expireWake:
+			sweepMu.Lock()
 			expire(p)
+			sweepMu.Unlock()
 		}
 	}
 }
+
+// sweepMu is held by the sweeper through each of its passes, so that the
+// tests that change boundedHistory, which the passes read, do so between
+// them. Programs set it once, before the sweeper starts.
+var sweepMu sync.Mutex

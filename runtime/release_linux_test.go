@@ -47,9 +47,7 @@ func TestReleaseEmptyPage(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			was := boundedHistory
-			boundedHistory = tt.bounded
-			defer func() { boundedHistory = was }()
+			setBoundedHistory(t, tt.bounded)
 			// A page of its own: a large object starts on a page
 			// boundary, and no other test's history lies in it.
 			buf := make([]uint64, 4*pageLen)

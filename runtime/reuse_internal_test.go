@@ -58,9 +58,7 @@ func TestBoundedHistory(t *testing.T) {
 					ch = make(chan int, 1) // the unbounded case closed the first
 					keep = append(keep, ch)
 				}
-				was := boundedHistory
-				boundedHistory = bounded
-				defer func() { boundedHistory = was }()
+				setBoundedHistory(t, bounded)
 				before := Races()
 				inGoroutine(func() { tt.first(newSite()) })
 				goruntime.GC()
@@ -160,4 +158,19 @@ func TestSyncSweepAllocates(t *testing.T) {
 			t.Errorf("cycle %d (%d objects): %d allocations while the sync table was swept, want none", i, objects, n)
 		}
 	}
+}
+
+// setBoundedHistory sets boundedHistory for the rest of the test, between
+// two passes of the sweeper, which reads it.
+func setBoundedHistory(t *testing.T, on bool) {
+	t.Helper()
+	sweepMu.Lock()
+	was := boundedHistory
+	boundedHistory = on
+	sweepMu.Unlock()
+	t.Cleanup(func() {
+		sweepMu.Lock()
+		boundedHistory = was
+		sweepMu.Unlock()
+	})
 }
