@@ -222,7 +222,10 @@ func accessSlow(p unsafe.Pointer, size uintptr, site uint64, o op, obj *syncVar,
 	}
 	e := t.epoch()
 	end := addr + size
-	if cache != nil && o&opAtomic != 0 && (addr&^7)+8 < end {
+	g := addr &^ 7
+	single := g+8 >= end               // within one granule, as most accesses are
+	gmask := granuleMask(g, addr, end) // the bytes of granule g
+	if cache != nil && o&opAtomic != 0 && !single {
 		cache = nil
 	}
 	if cache != nil {
@@ -231,33 +234,31 @@ func accessSlow(p unsafe.Pointer, size uintptr, site uint64, o op, obj *syncVar,
 				return
 			}
 			cache.noteRange(addr, end, e, write)
-		} else if a := addr &^ 7; a+8 >= end {
-			// One granule: a redundant access is done without its
-			// line's lock, and the granule loop below need not consult
-			// the cache again.
-			// An access that repeats asked about is not asked again:
-			// the cache and the epoch are those it saw, or the epoch
-			// moved on and nothing at the old one is found anyway.
-			mask := granuleMask(a, addr, end)
-			if o&opLooked == 0 && cache.covered(a, e, mask, o) {
+		} else if single {
+			// A redundant access is done without its line's lock, and
+			// the granule loop below need not consult the cache again.
+			// One that repeats asked about is not asked again: the
+			// cache and the epoch are those it saw, or the epoch moved
+			// on and nothing at the old one is found anyway.
+			if o&opLooked == 0 && cache.covered(g, e, gmask, o) {
 				return
 			}
-			cache.note(a, e, mask, o)
+			cache.note(g, e, gmask, o)
 			cache = nil
 		}
 	}
 	var one *page // the page of a one-granule access, looked up already
-	if a := addr &^ 7; a+8 >= end && obj == nil {
-		// One granule, as most accesses are: if its cell holds this
-		// goroutine's access of the same bytes in this epoch, the
-		// access is redundant, which holds says without the line's lock.
-		one = shadow.peek(a)
-		if one != nil && one.present(a) && one.cell(a).holds(e, granuleMask(a, addr, end), o, gcGen.Load()) {
+	if single && obj == nil {
+		// If the granule's cell holds this goroutine's access of the
+		// same bytes in this epoch, the access is redundant, which
+		// holds says without the line's lock.
+		one = shadow.peek(g)
+		if one != nil && one.present(g) && one.cell(g).holds(e, gmask, o, gcGen.Load()) {
 			return
 		}
 	}
 	reported := false
-	for a := addr &^ 7; a < end; {
+	for a := g; a < end; {
 		// A page at a time, and within it a line at a time under the
 		// line's lock; races are reported after it is released.
 		lim := min(end, a&^(pageBytes-1)+pageBytes)
@@ -338,7 +339,7 @@ func accessGranule(t *thread, p *page, a uintptr, mask uint8, site uint64, o op,
 	}
 	e := t.epoch()
 	if write {
-		if c.w == e && c.wmask&mask == mask && (atomic || !c.watomic()) {
+		if c.sameEpoch(c.w, e, mask, true, atomic) {
 			return // same epoch
 		}
 		// The conflict is copied only when there is one: copying the
@@ -354,7 +355,7 @@ func accessGranule(t *thread, p *page, a uintptr, mask uint8, site uint64, o op,
 			c.clearWrites(mask)
 		}
 	} else {
-		if c.r == e && c.rmask&mask == mask && (atomic || !c.ratomic()) {
+		if c.sameEpoch(c.r, e, mask, false, atomic) {
 			return // same epoch
 		}
 		if sample && c.readSetHas(e, mask, atomic) {

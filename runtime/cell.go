@@ -303,7 +303,18 @@ func (c *cell) clearReads(mask uint8) {
 	c.setReadSet(clearMask(rs, mask))
 }
 
-// recordRead records t's read of the bytes mask at epoch e.
+// sameEpoch reports whether an access of the bytes mask at epoch e, a write
+// or a read, atomic or not, repeats the cell's last write (or read),
+// whose epoch is last: FastTrack's same-epoch rule. An atomic access
+// repeats a plain one or an atomic one, a plain access only a plain one
+// (see epochCache.covered).
+func (c *cell) sameEpoch(last, e epoch, mask uint8, write, atomic bool) bool {
+	if write {
+		return last == e && c.wmask&mask == mask && (atomic || !c.watomic())
+	}
+	return last == e && c.rmask&mask == mask && (atomic || !c.ratomic())
+}
+
 // holds reports, without the cell's line lock, whether the cell holds an
 // access at epoch e, of the bytes mask at least, that makes an access o
 // of them redundant: FastTrack's same-epoch rules as accessGranule
@@ -322,16 +333,13 @@ func (c *cell) clearReads(mask uint8) {
 // this goroutine ever stores e, so a cell that holds e held it when this
 // goroutine last recorded, or still holds it.
 func (c *cell) holds(e epoch, mask uint8, o op, gen uint32) bool {
-	if o&opWrite != 0 {
-		if epoch(atomic.LoadUint64((*uint64)(&c.w))) != e {
-			return false
-		}
-		return c.gen >= gen && c.wmask&mask == mask && (o&opAtomic != 0 || !c.watomic())
+	write := o&opWrite != 0
+	last := &c.r
+	if write {
+		last = &c.w
 	}
-	if epoch(atomic.LoadUint64((*uint64)(&c.r))) != e {
-		return false
-	}
-	return c.gen >= gen && c.rmask&mask == mask && (o&opAtomic != 0 || !c.ratomic())
+	l := epoch(atomic.LoadUint64((*uint64)(last)))
+	return c.sameEpoch(l, e, mask, write, o&opAtomic != 0) && c.gen >= gen
 }
 
 // readSetHas reports whether the read set holds a read of the bytes mask
@@ -351,6 +359,7 @@ func (c *cell) readSetHas(e epoch, mask uint8, atomic bool) bool {
 	return false
 }
 
+// recordRead records t's read of the bytes mask at epoch e.
 func (c *cell) recordRead(t *thread, e epoch, mask uint8, site uint64, atomic bool) {
 	switch rs := c.readSet(); {
 	case rs != nil:
