@@ -3,11 +3,18 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/racegen/racegen/instrument"
 )
 
 // TestStaticClockRaceRate is the per-race guarantee of static mode: a
@@ -15,16 +22,20 @@ import (
 // every build that sampled a site of its first access, and a site is
 // sampled by a share r of the builds (TestSiteChoiceAcrossSeeds in
 // package instrument), so the race is found by at least a share r of the
-// builds at rate r. It builds clockRacy at rate r with seeds 1..builds,
-// reads from -v which builds sampled the first access's line, and runs
-// each of those once: each must report the race.
+// builds at rate r.
+//
+// Which seeds sample the first access's line is asked of the instrumenter
+// in process, for many seeds; only the first few of those are built (each
+// build rebuilds the standard library, 8-9 s), and each build's -v must
+// agree that it sampled the line, and its run must report the race.
 func TestStaticClockRaceRate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds programs")
 	}
 	const (
 		rate   = 0.5
-		builds = 6 // each rebuilds the standard library: 8-9 s
+		seeds  = 16 // asked in process
+		builds = 2  // of the seeds that sample the line, built and run
 	)
 	mod := t.TempDir()
 	if err := os.WriteFile(filepath.Join(mod, "go.mod"), []byte("module example.com/clock\n\ngo 1.24\n"), 0o666); err != nil {
@@ -39,9 +50,13 @@ func TestStaticClockRaceRate(t *testing.T) {
 	if hardwareWatchpoints() {
 		wp = "hw"
 	}
+	sampling := seedsSampling(t, filepath.Join(mod, "main.go"), "example.com/clock", rate, wp, seeds, first)
+	t.Logf("%d of %d seeds at rate %v sample %s", len(sampling), seeds, rate, first)
+	if len(sampling) == 0 {
+		t.Fatalf("no seed of %d at rate %v samples %s: the test checks nothing", seeds, rate, first)
+	}
 	sampledRE := regexp.MustCompile(`(?m)^racegen: sampled .*main\.go:(\d+):\d+$`)
-	sampledBuilds := 0
-	for seed := 1; seed <= builds; seed++ {
+	for _, seed := range sampling[:min(builds, len(sampling))] {
 		bin := filepath.Join(t.TempDir(), "clock")
 		var msg bytes.Buffer
 		args := []string{"-mode=static", fmt.Sprintf("-rate=%v", rate), fmt.Sprintf("-seed=%d", seed),
@@ -57,16 +72,55 @@ func TestStaticClockRaceRate(t *testing.T) {
 			}
 		}
 		if !sampled {
-			continue
+			t.Fatalf("seed %d: the instrumenter in process sampled %s, the build did not:\n%s", seed, first, msg.String())
 		}
-		sampledBuilds++
 		_, stderr, code := runBinary(t, bin)
 		if code != 66 || !strings.Contains(stderr.String(), "WARNING: DATA RACE") {
 			t.Errorf("seed %d sampled %s, the race's first access, but the run reported no race (exit %d); stderr:\n%s", seed, first, code, stderr.String())
 		}
 	}
-	t.Logf("%d of %d builds at rate %v sampled the first access's line", sampledBuilds, builds, rate)
-	if sampledBuilds == 0 {
-		t.Fatalf("no build of %d at rate %v sampled %s: the test checked nothing", builds, rate, first)
+}
+
+// seedsSampling returns the seeds among 1..seeds whose static builds at
+// rate sample a site on line (file:LINE) of the one-file package path in
+// file: it type-checks the file from source and runs the instrumenter on
+// it as a compile would, once per seed.
+func seedsSampling(t *testing.T, file, path string, rate float64, watchpoints string, seeds int, line string) []int64 {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, file, nil, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
 	}
+	info := &types.Info{
+		Types:        map[ast.Expr]types.TypeAndValue{},
+		Defs:         map[*ast.Ident]types.Object{},
+		Uses:         map[*ast.Ident]types.Object{},
+		Implicits:    map[ast.Node]types.Object{},
+		Selections:   map[*ast.SelectorExpr]*types.Selection{},
+		Instances:    map[*ast.Ident]types.Instance{},
+		Scopes:       map[ast.Node]*types.Scope{},
+		FileVersions: map[*ast.File]string{},
+	}
+	conf := types.Config{Importer: importer.ForCompiler(fset, "source", nil)}
+	pkg, err := conf.Check(path, fset, []*ast.File{f}, info)
+	if err != nil {
+		t.Fatalf("type-checking %s: %v", file, err)
+	}
+	p := &checkedPackage{fset: fset, files: []*ast.File{f}, pkg: pkg, info: info}
+	var out []int64
+	for seed := int64(1); seed <= int64(seeds); seed++ {
+		cfg := &config{mode: instrument.Static, rate: rate, seed: seed, watchpoints: watchpoints}
+		res, err := rewritePackage(cfg, path, p, p.files, scopeFull, nil)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		for _, s := range res.Sampled {
+			if rest, ok := strings.CutPrefix(filepath.Base(s), line+":"); ok && !strings.Contains(rest, ":") {
+				out = append(out, seed)
+				break
+			}
+		}
+	}
+	return out
 }
