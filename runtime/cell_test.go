@@ -18,8 +18,9 @@ func TestCellSize(t *testing.T) {
 	}
 }
 
-// TestCellExtension: the extension exists exactly while the history has a
-// read set, writes of other bytes, or an object.
+// TestCellExtension: the extension is made when the history first has a
+// read set, writes of other bytes or an object, is kept when they go
+// (cell.trim), and is dropped with the history.
 func TestCellExtension(t *testing.T) {
 	thr := func(tid uint32) *thread {
 		t := &thread{tid: tid, vc: &vclock{}}
@@ -45,7 +46,7 @@ func TestCellExtension(t *testing.T) {
 			c.recordRead(t2, t2.epoch(), all, 2, false)
 			c.clearReads(all)
 			c.recordWrite(t1.epoch(), all, 3, false)
-		}, false},
+		}, true},
 		{"writes of different bytes", func(c *cell) {
 			c.recordWrite(t1.epoch(), 0x0f, 1, false)
 			c.recordWrite(t2.epoch(), 0xf0, 2, false)
@@ -54,18 +55,18 @@ func TestCellExtension(t *testing.T) {
 			c.recordWrite(t1.epoch(), 0x0f, 1, false)
 			c.recordWrite(t2.epoch(), 0xf0, 2, false)
 			c.recordWrite(t1.epoch(), all, 3, false)
-		}, false},
+		}, true},
 		{"read set discarded", func(c *cell) {
 			c.recordRead(t1, t1.epoch(), all, 1, false)
 			c.recordRead(t2, t2.epoch(), all, 2, false)
 			c.discardRead(t1, all)
 			c.discardRead(t2, all)
-		}, false},
+		}, true},
 		{"object", func(c *cell) { c.setObject(&syncVar{}) }, true},
 		{"object cleared", func(c *cell) {
 			c.setObject(&syncVar{})
 			c.setObject(nil)
-		}, false},
+		}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -79,6 +80,9 @@ func TestCellExtension(t *testing.T) {
 				t.Errorf("the side table grew by %d extensions, want %d", got, want)
 			}
 			c.reset(0)
+			if c.x != nil || extCount() != n {
+				t.Errorf("after reset: extension %p, side table grew by %d; want none", c.x, extCount()-n)
+			}
 		})
 	}
 }
@@ -191,5 +195,28 @@ func TestCellHolds(t *testing.T) {
 				t.Errorf("holds = %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestCellExtensionLargeReadSet: an extension kept after its read set
+// emptied does not keep the array of a read set of many goroutines, as a
+// dropped one does not (dropExt); a small one it keeps for the next.
+func TestCellExtensionLargeReadSet(t *testing.T) {
+	for _, readers := range []uint32{2, maxSpareEntries + 1} {
+		var c cell
+		for tid := uint32(1); tid <= readers; tid++ {
+			th := &thread{tid: tid, vc: &vclock{}}
+			th.ep.Store(uint64(mkEpoch(tid, 5)))
+			c.recordRead(th, th.epoch(), 0xff, uint64(tid), false)
+		}
+		c.clearReads(0xff)
+		if c.x == nil {
+			t.Fatalf("%d readers: no extension after the read set emptied", readers)
+		}
+		kept := cap(c.x.spareRS) > 0
+		if want := readers <= maxSpareEntries; kept != want {
+			t.Errorf("%d readers: the read set's array kept = %v (cap %d), want %v", readers, kept, cap(c.x.spareRS), want)
+		}
+		c.reset(0)
 	}
 }
