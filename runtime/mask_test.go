@@ -52,3 +52,17 @@ func TestNeighbourReads(t *testing.T) {
 		t.Errorf("write racing with a read of its bytes not reported after a read of other bytes")
 	}
 }
+
+// TestOneGranuleMask checks the short form against granuleMask for every
+// offset and size of an access within one granule.
+func TestOneGranuleMask(t *testing.T) {
+	const g = 0x1000
+	for off := uintptr(0); off < 8; off++ {
+		for n := uintptr(0); off+n <= 8; n++ {
+			a := g + off
+			if got, want := oneGranuleMask(a, n), granuleMask(g, a, a+n); got != want {
+				t.Errorf("oneGranuleMask(g+%d, %d) = %08b, want %08b", off, n, got, want)
+			}
+		}
+	}
+}
