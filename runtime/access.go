@@ -238,6 +238,15 @@ func accessSlow(p unsafe.Pointer, size uintptr, site uint64, o op, obj *syncVar,
 				return
 			}
 			cache.noteRange(addr, end, e, write)
+			// Its granules are neither looked up nor noted one by one:
+			// a range of more granules than the cache holds would evict
+			// the entries of the goroutine's one-granule accesses, and
+			// accessGranule's same-epoch test answers as quickly under
+			// the line's lock, which the loop takes anyway. (matmul at
+			// rate 1 went from 62.6-63.1 ms an operation to 55.2-56.3
+			// in the middle of 6 alternating runs; callgrind counted
+			// 2.7% fewer instructions in fasthttp's ServerGet.)
+			cache = nil
 		} else if single {
 			// A redundant access is done without its line's lock, and
 			// the granule loop below need not consult the cache again.

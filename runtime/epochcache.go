@@ -19,10 +19,12 @@ package runtime
 // shadow, a third access is compared with that write instead.
 //
 // Range accesses (copies, conversions, the range hooks of hoisted loops)
-// are remembered whole as well: a loop nest that reads the same rows of a
-// matrix for every row of its output repeats ranges of many granules,
-// more than the granule entries hold, and a range entry answers for all
-// of them with one comparison.
+// are remembered whole, and only whole: a loop nest that reads the same
+// rows of a matrix for every row of its output repeats ranges of many
+// granules, more than the granule entries hold, and a range entry
+// answers for all of them with one comparison. Their granules are not
+// noted in the granule entries, which a long range would fill with
+// entries no one-granule access asks about (accessSlow).
 //
 // The range entries are sets of two, chosen by the range's first
 // address. The table starts with 1<<minRangeBits sets and doubles, up to
