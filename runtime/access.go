@@ -364,12 +364,10 @@ func accessGranule(t *thread, p *page, a uintptr, mask uint8, site uint64, o op,
 		if c.sameEpoch(c.w, e, mask, true, atomic) {
 			return // same epoch
 		}
-		// The conflict is copied only when there is one: copying the
+		// The conflict is stored only when there is one: copying the
 		// result in every case cost a store-forwarding stall, 40% of
 		// this function's own time on bench/ops's OtherGoroutine.
-		if x, ok := c.checkWrite(t, mask, atomic); ok {
-			cf, found = x, true
-		}
+		found = c.checkWrite(t, mask, atomic, &cf)
 		c.clearReads(mask)
 		if sample {
 			c.recordWrite(e, mask, site, atomic)
@@ -383,9 +381,7 @@ func accessGranule(t *thread, p *page, a uintptr, mask uint8, site uint64, o op,
 		if sample && c.readSetHas(e, mask, atomic) {
 			return // same epoch, in a read set
 		}
-		if x, ok := c.checkRead(t, mask, atomic); ok {
-			cf, found = x, true
-		}
+		found = c.checkRead(t, mask, atomic, &cf)
 		if sample {
 			c.recordRead(t, e, mask, site, atomic)
 		} else {

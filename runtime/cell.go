@@ -206,43 +206,50 @@ func (c *cell) empty() bool {
 	return c.w == 0 && c.r == 0 && c.readSet() == nil && c.extraWrites() == nil
 }
 
-// checkWrite returns the first earlier access that races with a write of
-// the bytes mask by t.
-func (c *cell) checkWrite(t *thread, mask uint8, atomic bool) (conflict, bool) {
-	if cf, ok := c.checkPriorWrite(t, mask, atomic); ok {
-		return cf, true
+// checkWrite reports whether an earlier access races with a write of the
+// bytes mask by t, and stores the first such access in *cf. Nothing is
+// stored otherwise: the common answer is no, and returning a zero
+// conflict by value cost a tenth of the instructions of fasthttp's
+// accesses at rate 1 in zeroing it.
+func (c *cell) checkWrite(t *thread, mask uint8, atomic bool, cf *conflict) bool {
+	if c.checkPriorWrite(t, mask, atomic, cf) {
+		return true
 	}
 	rs := c.readSet()
 	if rs == nil {
 		if c.rmask&mask != 0 && !(atomic && c.ratomic()) && !t.ordered(c.r) {
-			return conflict{c.r, c.rsite, false, c.gen, c.known()}, true
+			*cf = conflict{c.r, c.rsite, false, c.gen, c.known()}
+			return true
 		}
-		return conflict{}, false
+		return false
 	}
 	for _, re := range rs {
 		if re.mask&mask != 0 && !(atomic && re.atomic) && !t.ordered(re.e) {
-			return conflict{re.e, re.site, false, c.gen, c.known()}, true
+			*cf = conflict{re.e, re.site, false, c.gen, c.known()}
+			return true
 		}
 	}
-	return conflict{}, false
+	return false
 }
 
-// checkRead returns the earlier write that races with a read of the bytes
-// mask by t, if any.
-func (c *cell) checkRead(t *thread, mask uint8, atomic bool) (conflict, bool) {
-	return c.checkPriorWrite(t, mask, atomic)
+// checkRead reports whether an earlier write races with a read of the
+// bytes mask by t, and stores it in *cf if so.
+func (c *cell) checkRead(t *thread, mask uint8, atomic bool, cf *conflict) bool {
+	return c.checkPriorWrite(t, mask, atomic, cf)
 }
 
-func (c *cell) checkPriorWrite(t *thread, mask uint8, atomic bool) (conflict, bool) {
+func (c *cell) checkPriorWrite(t *thread, mask uint8, atomic bool, cf *conflict) bool {
 	if c.w != 0 && c.wmask&mask != 0 && !(atomic && c.watomic()) && !t.ordered(c.w) {
-		return conflict{c.w, c.wsite, true, c.gen, c.known()}, true
+		*cf = conflict{c.w, c.wsite, true, c.gen, c.known()}
+		return true
 	}
 	for _, we := range c.extraWrites() {
 		if we.mask&mask != 0 && !(atomic && we.atomic) && !t.ordered(we.e) {
-			return conflict{we.e, we.site, true, c.gen, c.known()}, true
+			*cf = conflict{we.e, we.site, true, c.gen, c.known()}
+			return true
 		}
 	}
-	return conflict{}, false
+	return false
 }
 
 // recordWrite records a write of the bytes mask at epoch e, replacing the
