@@ -260,25 +260,35 @@ func accessSlow(p unsafe.Pointer, size uintptr, site uint64, o op, obj *syncVar,
 			cache = nil
 		}
 	}
-	var one *page // the page of a one-granule access, looked up already
 	if single && obj == nil {
-		// If the granule's cell holds this goroutine's access of the
-		// same bytes in this epoch, the access is redundant, which
-		// holds says without the line's lock.
-		one = shadow.peek(g)
-		if one != nil && one.present(g) && one.cell(g).holds(e, gmask, o, gcGen.Load()) {
+		// One granule, the common case, without the loop below. If the
+		// granule's cell holds this goroutine's access of the same
+		// bytes in this epoch, the access is redundant, which holds
+		// says without the line's lock.
+		p := shadow.peek(g)
+		if p != nil && p.present(g) && p.cell(g).holds(e, gmask, o, gcGen.Load()) {
 			return
 		}
+		if p == nil {
+			if p = shadow.pageOf(g, sample); p == nil {
+				return // nothing recorded there, and nothing to record
+			}
+		}
+		mu := lineLock(g)
+		mu.Lock()
+		cf, found := accessGranule(t, p, g, gmask, site, o, sample, nil)
+		mu.Unlock()
+		if found {
+			reportRace(t, addr, size, site, write, cf)
+		}
+		return
 	}
 	reported := false
 	for a := g; a < end; {
 		// A page at a time, and within it a line at a time under the
 		// line's lock; races are reported after it is released.
 		lim := min(end, a&^(pageBytes-1)+pageBytes)
-		p := one
-		if p == nil {
-			p = shadow.pageOf(a, sample)
-		}
+		p := shadow.pageOf(a, sample)
 		if p == nil {
 			a = lim // nothing recorded there, and nothing to record
 			continue
