@@ -223,11 +223,9 @@ func accessSlow(p unsafe.Pointer, size uintptr, site uint64, o op, obj *syncVar,
 	end := addr + size
 	g := addr &^ 7
 	single := g+8 >= end // within one granule, as most accesses are
-	var gmask uint8      // the bytes of granule g
+	var gmask uint8      // the bytes of granule g, for a one-granule access
 	if single {
 		gmask = oneGranuleMask(addr, size)
-	} else {
-		gmask = granuleMask(g, addr, end)
 	}
 	if cache != nil && o&opAtomic != 0 && !single {
 		cache = nil

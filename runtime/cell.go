@@ -12,9 +12,9 @@ import "sync/atomic"
 // history (one last write, one last read) is kept inline, and the rare
 // parts (a read set, writes of other bytes, a synchronization object) in
 // an extension, made when one is first needed and kept until the
-// history is reset (see trim). The garbage collector does not scan the cells, so x alone
-// would not keep an extension alive: extShards holds each one as long as
-// its cell points to it (cellext.go).
+// history is reset (see trim). The garbage collector does not scan the
+// cells, so x alone would not keep an extension alive: extShards holds
+// each one as long as its cell points to it (cellext.go).
 type cell struct {
 	w     epoch // last write, 0 if none
 	r     epoch // last read when there is at most one, 0 if none
