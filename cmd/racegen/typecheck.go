@@ -62,7 +62,19 @@ func typeCheck(path, lang string, files []string, ic *importCfg, raceTag bool) (
 			}
 		},
 	}
-	p.info = &types.Info{
+	p.info = newInfo()
+	p.pkg, _ = conf.Check(path, fset, p.files, p.info)
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return p, nil
+}
+
+// newInfo returns an empty types.Info with what racegen's analysis and
+// instrumenter read (instrument.Package lists them), and FileVersions,
+// for the Go version of each file.
+func newInfo() *types.Info {
+	return &types.Info{
 		Types:        map[ast.Expr]types.TypeAndValue{},
 		Defs:         map[*ast.Ident]types.Object{},
 		Uses:         map[*ast.Ident]types.Object{},
@@ -72,11 +84,6 @@ func typeCheck(path, lang string, files []string, ic *importCfg, raceTag bool) (
 		Scopes:       map[ast.Node]*types.Scope{},
 		FileVersions: map[*ast.File]string{},
 	}
-	p.pkg, _ = conf.Check(path, fset, p.files, p.info)
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
-	return p, nil
 }
 
 // mappedImporter imports through the importcfg's importmap lines, which
