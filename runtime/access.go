@@ -345,6 +345,9 @@ func granuleMask(a, lo, hi uintptr) uint8 {
 // check the access against the history but then only discard what
 // FastTrack would have overwritten.
 //
+// A sampled access to a cell without an extension takes one step
+// (cellstep.go) instead of the general rules' calls.
+//
 // a lies in p, and the caller holds a's line lock.
 func accessGranule(t *thread, p *page, a uintptr, mask uint8, site uint64, o op, sample bool, obj *syncVar) (cf conflict, found bool) {
 	write, atomic := o&opWrite != 0, o&opAtomic != 0
@@ -372,6 +375,10 @@ func accessGranule(t *thread, p *page, a uintptr, mask uint8, site uint64, o op,
 		if c.sameEpoch(c.w, e, mask, true, atomic) {
 			return // same epoch
 		}
+		if sample && c.x == nil && c.wmask&^mask == 0 {
+			found = c.writeStep(t, e, mask, site, atomic, &cf)
+			return cf, found
+		}
 		// The conflict is stored only when there is one: copying the
 		// result in every case cost a store-forwarding stall, 40% of
 		// this function's own time on bench/ops's OtherGoroutine.
@@ -385,6 +392,10 @@ func accessGranule(t *thread, p *page, a uintptr, mask uint8, site uint64, o op,
 	} else {
 		if c.sameEpoch(c.r, e, mask, false, atomic) {
 			return // same epoch
+		}
+		if sample && c.x == nil {
+			found = c.readStep(t, e, mask, site, atomic, &cf)
+			return cf, found
 		}
 		if sample && c.readSetHas(e, mask, atomic) {
 			return // same epoch, in a read set

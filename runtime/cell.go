@@ -217,7 +217,7 @@ func (c *cell) checkWrite(t *thread, mask uint8, atomic bool, cf *conflict) bool
 	}
 	rs := c.readSet()
 	if rs == nil {
-		if c.rmask&mask != 0 && !(atomic && c.ratomic()) && !t.ordered(c.r) {
+		if c.readRaces(t, mask, atomic) {
 			*cf = conflict{c.r, c.rsite, false, c.gen, c.known()}
 			return true
 		}
@@ -239,7 +239,7 @@ func (c *cell) checkRead(t *thread, mask uint8, atomic bool, cf *conflict) bool 
 }
 
 func (c *cell) checkPriorWrite(t *thread, mask uint8, atomic bool, cf *conflict) bool {
-	if c.w != 0 && c.wmask&mask != 0 && !(atomic && c.watomic()) && !t.ordered(c.w) {
+	if c.writeRaces(t, mask, atomic) {
 		*cf = conflict{c.w, c.wsite, true, c.gen, c.known()}
 		return true
 	}
@@ -250,6 +250,18 @@ func (c *cell) checkPriorWrite(t *thread, mask uint8, atomic bool, cf *conflict)
 		}
 	}
 	return false
+}
+
+// writeRaces reports whether the last write w races with an access of
+// the bytes mask by t, atomic or not: FastTrack's write check on the
+// cell's inline write epoch.
+func (c *cell) writeRaces(t *thread, mask uint8, atomic bool) bool {
+	return c.w != 0 && c.wmask&mask != 0 && !(atomic && c.watomic()) && !t.ordered(c.w)
+}
+
+// readRaces is writeRaces for the inline read epoch r and a write by t.
+func (c *cell) readRaces(t *thread, mask uint8, atomic bool) bool {
+	return c.r != 0 && c.rmask&mask != 0 && !(atomic && c.ratomic()) && !t.ordered(c.r)
 }
 
 // recordWrite records a write of the bytes mask at epoch e, replacing the
@@ -393,6 +405,22 @@ func (c *cell) recordRead(t *thread, e epoch, mask uint8, site uint64, atomic bo
 			}
 		}
 		c.setReadSet(append(rs, entry{e, site, mask, atomic}))
+	default:
+		if !c.recordExclusiveRead(t, e, mask, site, atomic) {
+			// Concurrent reads, or reads of other bytes: keep them
+			// all (read-shared).
+			c.setReadSet(append(c.newReadSet(), entry{c.r, c.rsite, c.rmask, c.ratomic()}, entry{e, site, mask, atomic}))
+			c.r, c.rmask = 0, 0
+		}
+	}
+}
+
+// recordExclusiveRead records t's read of the bytes mask at epoch e in a
+// cell without a read set when the read joins the inline read r (the same
+// epoch) or replaces it (FastTrack's read-exclusive case), and reports
+// whether it did; otherwise it changes nothing.
+func (c *cell) recordExclusiveRead(t *thread, e epoch, mask uint8, site uint64, atomic bool) bool {
+	switch {
 	case c.r == e:
 		c.rmask |= mask
 		c.rsite = site
@@ -405,11 +433,9 @@ func (c *cell) recordRead(t *thread, e epoch, mask uint8, site uint64, atomic bo
 		c.r, c.rmask, c.rsite = e, mask, site
 		c.setFlag(cellRAtomic, atomic)
 	default:
-		// Concurrent reads, or reads of other bytes: keep them all
-		// (read-shared).
-		c.setReadSet(append(c.newReadSet(), entry{c.r, c.rsite, c.rmask, c.ratomic()}, entry{e, site, mask, atomic}))
-		c.r, c.rmask = 0, 0
+		return false
 	}
+	return true
 }
 
 // discardRead is Pacer's read outside a sampling period: the read is not
