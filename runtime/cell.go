@@ -217,7 +217,7 @@ func (c *cell) checkWrite(t *thread, mask uint8, atomic bool, cf *conflict) bool
 	}
 	rs := c.readSet()
 	if rs == nil {
-		if c.readRaces(t, mask, atomic) {
+		if c.readMayRace(mask, atomic) && !t.ordered(c.r) {
 			*cf = conflict{c.r, c.rsite, false, c.gen, c.known()}
 			return true
 		}
@@ -239,7 +239,7 @@ func (c *cell) checkRead(t *thread, mask uint8, atomic bool, cf *conflict) bool 
 }
 
 func (c *cell) checkPriorWrite(t *thread, mask uint8, atomic bool, cf *conflict) bool {
-	if c.writeRaces(t, mask, atomic) {
+	if c.writeMayRace(mask, atomic) && !t.ordered(c.w) {
 		*cf = conflict{c.w, c.wsite, true, c.gen, c.known()}
 		return true
 	}
@@ -252,16 +252,18 @@ func (c *cell) checkPriorWrite(t *thread, mask uint8, atomic bool, cf *conflict)
 	return false
 }
 
-// writeRaces reports whether the last write w races with an access of
-// the bytes mask by t, atomic or not: FastTrack's write check on the
-// cell's inline write epoch.
-func (c *cell) writeRaces(t *thread, mask uint8, atomic bool) bool {
-	return c.w != 0 && c.wmask&mask != 0 && !(atomic && c.watomic()) && !t.ordered(c.w)
+// writeMayRace reports whether the last write w is one that an access of
+// the bytes mask, atomic or not, races with unless it is ordered after
+// it: w covers some of those bytes, and the two are not both atomic.
+// The order itself (thread.ordered) is left to the caller, which keeps
+// this within the inliner's budget.
+func (c *cell) writeMayRace(mask uint8, atomic bool) bool {
+	return c.w != 0 && c.wmask&mask != 0 && !(atomic && c.watomic())
 }
 
-// readRaces is writeRaces for the inline read epoch r and a write by t.
-func (c *cell) readRaces(t *thread, mask uint8, atomic bool) bool {
-	return c.r != 0 && c.rmask&mask != 0 && !(atomic && c.ratomic()) && !t.ordered(c.r)
+// readMayRace is writeMayRace for the inline read epoch r and a write.
+func (c *cell) readMayRace(mask uint8, atomic bool) bool {
+	return c.r != 0 && c.rmask&mask != 0 && !(atomic && c.ratomic())
 }
 
 // recordWrite records a write of the bytes mask at epoch e, replacing the

@@ -7,7 +7,7 @@ package runtime
 // (checkWrite, clearReads and recordWrite for a write; checkRead and
 // recordRead for a read), each a call of its own that looks for the
 // extension, for everything else. The steps below make the same
-// decisions through the same predicates (writeRaces, readRaces,
+// decisions through the same predicates (writeMayRace, readMayRace,
 // recordExclusiveRead); TestCellSteps checks them against the general
 // rules on every combination of epochs, masks and atomicity it can make.
 //
@@ -23,10 +23,10 @@ package runtime
 // it, storing the first in *cf, as checkWrite does.
 func (c *cell) writeStep(t *thread, e epoch, mask uint8, site uint64, atomic bool, cf *conflict) bool {
 	found := false
-	if c.writeRaces(t, mask, atomic) {
+	if c.writeMayRace(mask, atomic) && !t.ordered(c.w) {
 		*cf = conflict{c.w, c.wsite, true, c.gen, c.known()}
 		found = true
-	} else if c.readRaces(t, mask, atomic) {
+	} else if c.readMayRace(mask, atomic) && !t.ordered(c.r) {
 		*cf = conflict{c.r, c.rsite, false, c.gen, c.known()}
 		found = true
 	}
@@ -46,7 +46,7 @@ func (c *cell) writeStep(t *thread, e epoch, mask uint8, site uint64, atomic boo
 // with it, storing it in *cf, as checkRead does.
 func (c *cell) readStep(t *thread, e epoch, mask uint8, site uint64, atomic bool, cf *conflict) bool {
 	found := false
-	if c.writeRaces(t, mask, atomic) {
+	if c.writeMayRace(mask, atomic) && !t.ordered(c.w) {
 		*cf = conflict{c.w, c.wsite, true, c.gen, c.known()}
 		found = true
 	}
