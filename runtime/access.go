@@ -232,10 +232,9 @@ func accessSlow(p unsafe.Pointer, size uintptr, site uint64, o op, obj *syncVar,
 	}
 	if cache != nil {
 		if size > 8 {
-			if cache.coveredRange(addr, end, e, write) {
+			if cache.askRange(addr, end, e, write) {
 				return
 			}
-			cache.noteRange(addr, end, e, write)
 			// Its granules are neither looked up nor noted one by one:
 			// a range of more granules than the cache holds would evict
 			// the entries of the goroutine's one-granule accesses, and

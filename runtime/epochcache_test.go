@@ -136,6 +136,9 @@ func TestEpochCacheRelease(t *testing.T) {
 	}
 }
 
+// TestEpochCacheRanges: a noted range covers the same range or a shorter
+// one from its start, in its epoch, reads by a write too; coveredRange
+// and noteRange answer as askRange, which notes what it does not cover.
 func TestEpochCacheRanges(t *testing.T) {
 	const lo, hi = 0x1000, 0x1100
 	e1, e2 := mkEpoch(1, 5), mkEpoch(1, 6)
@@ -165,6 +168,19 @@ func TestEpochCacheRanges(t *testing.T) {
 			c.noteRange(lo, hi, e1, tt.noteWrite)
 			if got := c.coveredRange(tt.lo, tt.hi, tt.e, tt.write); got != tt.cached {
 				t.Errorf("coveredRange = %v, want %v", got, tt.cached)
+			}
+
+			// askRange answers the same, and notes what it does not
+			// cover.
+			var a epochCache
+			if a.askRange(lo, hi, e1, tt.noteWrite) {
+				t.Fatalf("askRange: an empty cache covers a range")
+			}
+			if got := a.askRange(tt.lo, tt.hi, tt.e, tt.write); got != tt.cached {
+				t.Errorf("askRange = %v, want %v", got, tt.cached)
+			}
+			if !a.askRange(tt.lo, tt.hi, tt.e, tt.write) {
+				t.Errorf("askRange again = false: the first did not note the range")
 			}
 		})
 	}
