@@ -137,8 +137,8 @@ func TestEpochCacheRelease(t *testing.T) {
 }
 
 // TestEpochCacheRanges: a noted range covers the same range or a shorter
-// one from its start, in its epoch, reads by a write too; coveredRange
-// and noteRange answer as askRange, which notes what it does not cover.
+// one from its start, in its epoch, reads by a write too; askRange notes
+// what it does not cover.
 func TestEpochCacheRanges(t *testing.T) {
 	const lo, hi = 0x1000, 0x1100
 	e1, e2 := mkEpoch(1, 5), mkEpoch(1, 6)
@@ -162,24 +162,13 @@ func TestEpochCacheRanges(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var c epochCache
-			if c.coveredRange(lo, hi, e1, false) {
+			if c.askRange(lo, hi, e1, tt.noteWrite) {
 				t.Fatalf("an empty cache covers a range")
 			}
-			c.noteRange(lo, hi, e1, tt.noteWrite)
-			if got := c.coveredRange(tt.lo, tt.hi, tt.e, tt.write); got != tt.cached {
-				t.Errorf("coveredRange = %v, want %v", got, tt.cached)
-			}
-
-			// askRange answers the same, and notes what it does not
-			// cover.
-			var a epochCache
-			if a.askRange(lo, hi, e1, tt.noteWrite) {
-				t.Fatalf("askRange: an empty cache covers a range")
-			}
-			if got := a.askRange(tt.lo, tt.hi, tt.e, tt.write); got != tt.cached {
+			if got := c.askRange(tt.lo, tt.hi, tt.e, tt.write); got != tt.cached {
 				t.Errorf("askRange = %v, want %v", got, tt.cached)
 			}
-			if !a.askRange(tt.lo, tt.hi, tt.e, tt.write) {
+			if !c.askRange(tt.lo, tt.hi, tt.e, tt.write) {
 				t.Errorf("askRange again = false: the first did not note the range")
 			}
 		})
@@ -224,11 +213,9 @@ func TestEpochCacheRangesGrow(t *testing.T) {
 				hits = 0
 				for i := range tt.ranges {
 					lo := 0x100000 + uintptr(i)*tt.stride
-					if c.coveredRange(lo, lo+256, e, false) {
+					if c.askRange(lo, lo+256, e, false) {
 						hits++
-						continue
 					}
-					c.noteRange(lo, lo+256, e, false)
 				}
 			}
 			if c.rangeBits < tt.minBits || c.rangeBits > tt.maxBits {
