@@ -218,14 +218,14 @@ func (c *cell) checkWrite(t *thread, mask uint8, atomic bool, cf *conflict) bool
 	rs := c.readSet()
 	if rs == nil {
 		if c.readMayRace(mask, atomic) && !t.ordered(c.r) {
-			*cf = conflict{c.r, c.rsite, false, c.gen, c.known()}
+			*cf = c.conflictWith(c.r, c.rsite, false)
 			return true
 		}
 		return false
 	}
 	for _, re := range rs {
 		if re.mask&mask != 0 && !(atomic && re.atomic) && !t.ordered(re.e) {
-			*cf = conflict{re.e, re.site, false, c.gen, c.known()}
+			*cf = c.conflictWith(re.e, re.site, false)
 			return true
 		}
 	}
@@ -240,16 +240,22 @@ func (c *cell) checkRead(t *thread, mask uint8, atomic bool, cf *conflict) bool 
 
 func (c *cell) checkPriorWrite(t *thread, mask uint8, atomic bool, cf *conflict) bool {
 	if c.writeMayRace(mask, atomic) && !t.ordered(c.w) {
-		*cf = conflict{c.w, c.wsite, true, c.gen, c.known()}
+		*cf = c.conflictWith(c.w, c.wsite, true)
 		return true
 	}
 	for _, we := range c.extraWrites() {
 		if we.mask&mask != 0 && !(atomic && we.atomic) && !t.ordered(we.e) {
-			*cf = conflict{we.e, we.site, true, c.gen, c.known()}
+			*cf = c.conflictWith(we.e, we.site, true)
 			return true
 		}
 	}
 	return false
+}
+
+// conflictWith returns the earlier access at epoch e and site, a write
+// or a read, found in the cell's history, as a race's report needs it.
+func (c *cell) conflictWith(e epoch, site uint64, write bool) conflict {
+	return conflict{e, site, write, c.gen, c.known()}
 }
 
 // writeMayRace reports whether the last write w is one that an access of
@@ -409,12 +415,17 @@ func (c *cell) recordRead(t *thread, e epoch, mask uint8, site uint64, atomic bo
 		c.setReadSet(append(rs, entry{e, site, mask, atomic}))
 	default:
 		if !c.recordExclusiveRead(t, e, mask, site, atomic) {
-			// Concurrent reads, or reads of other bytes: keep them
-			// all (read-shared).
-			c.setReadSet(append(c.newReadSet(), entry{c.r, c.rsite, c.rmask, c.ratomic()}, entry{e, site, mask, atomic}))
-			c.r, c.rmask = 0, 0
+			c.shareReads(e, mask, site, atomic)
 		}
 	}
+}
+
+// shareReads records a read of the bytes mask at epoch e that is
+// concurrent with the inline read r, or of other bytes, in a read set
+// made of the two (FastTrack's read-shared case).
+func (c *cell) shareReads(e epoch, mask uint8, site uint64, atomic bool) {
+	c.setReadSet(append(c.newReadSet(), entry{c.r, c.rsite, c.rmask, c.ratomic()}, entry{e, site, mask, atomic}))
+	c.r, c.rmask = 0, 0
 }
 
 // recordExclusiveRead records t's read of the bytes mask at epoch e in a
