@@ -24,28 +24,21 @@ func TestCellSteps(t *testing.T) {
 		mkEpoch(3, 1), // a thread thr knows nothing of
 	}
 	masks := []uint8{0x01, 0x0f, 0xf0, 0x3c, 0xff}
+	masksOf := func(e epoch) []uint8 {
+		if e == 0 {
+			return []uint8{0} // no access, no bytes
+		}
+		return masks
+	}
 	var cells []cell
 	for _, w := range epochs {
-		for _, wm := range masks {
+		for _, wm := range masksOf(w) {
 			for _, r := range epochs {
-				for _, rm := range masks {
+				for _, rm := range masksOf(r) {
 					for _, flags := range []cellFlags{0, cellWAtomic, cellRAtomic, cellWAtomic | cellRAtomic, cellGlobal} {
-						c := cell{w: w, r: r, wsite: 10, rsite: 20, gen: 3, flags: flags}
-						if w != 0 {
-							c.wmask = wm
-						}
-						if r != 0 {
-							c.rmask = rm
-						}
-						cells = append(cells, c)
-					}
-					if r == 0 {
-						break // one mask for no read
+						cells = append(cells, cell{w: w, wmask: wm, r: r, rmask: rm, wsite: 10, rsite: 20, gen: 3, flags: flags})
 					}
 				}
-			}
-			if w == 0 {
-				break
 			}
 		}
 	}
