@@ -39,7 +39,7 @@ func Package(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *t
 	if err != nil {
 		return newLocality(nil, vars, files, info), fmt.Errorf("analysing package %s: %w", pkg.Path(), err)
 	}
-	s := newSolver(fns, outsideCallable(files))
+	s := newSolver(fns, outsideNames(files))
 	if err := s.solve(); err != nil {
 		return newLocality(nil, vars, files, info), fmt.Errorf("analysing package %s: %w", pkg.Path(), err)
 	}
@@ -111,12 +111,13 @@ func buildSSA(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *
 	return fns, nil
 }
 
-// outsideCallable returns the names of the package-level functions that
-// code the analysis does not see may call: those named by //go:linkname
-// or cgo //export directives. If the package declares a function without
-// a body (implemented in assembly or pulled by linkname), its assembly
-// may call any function, and outsideCallable returns nil, meaning all.
-func outsideCallable(files []*ast.File) map[string]bool {
+// outsideNames returns the names of the package-level functions and
+// variables that code the analysis does not see may use: those named by
+// //go:linkname or cgo //export directives. If the package declares a
+// function without a body (implemented in assembly or pulled by
+// linkname), its assembly may call any function and read or write any
+// variable, and outsideNames returns nil, meaning all.
+func outsideNames(files []*ast.File) map[string]bool {
 	names := make(map[string]bool)
 	for _, f := range files {
 		for _, decl := range f.Decls {

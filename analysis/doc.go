@@ -58,8 +58,12 @@
 // closure reaches another goroutine only through synchronization, or
 // through a racy publication that is itself reported. This drops the
 // hooks of the read-only variables that goroutines capture, which escape
-// analysis must keep. Named results, which return statements write, and
-// package-level variables never qualify.
+// analysis must keep. Named results, which return statements write,
+// never qualify. An unexported package-level variable does on the same
+// terms, its declaration being its one write, made during package
+// initialization (unless a //go:linkname directive names it or the
+// package has assembly, which may write it unseen): a table or a
+// []byte("Server") that a package only reads.
 //
 // Variables also answers the one other question of whether an access
 // needs a hook: [Variables.Redundant] finds, within a function, the

@@ -23,8 +23,8 @@ import (
 type Variables struct {
 	pkg  *types.Package
 	info *types.Info
-	// addressed holds the local variables whose address, or the
-	// address of a part of which, may be taken: by &, by slicing a
+	// addressed holds the local and package-level variables whose
+	// address, or the address of a part of which, may be taken: by &, by slicing a
 	// value that may be an array, or by calling a pointer method on
 	// it, or taking one as a method value.
 	addressed map[*types.Var]bool
@@ -32,9 +32,13 @@ type Variables struct {
 	// that are declared outside of it.
 	captured map[*types.Var]bool
 	// once holds the local variables whose declaration writes them once
-	// and for all (see readOnly), written those that something else
-	// writes.
+	// and for all (see readOnly), written the local and package-level
+	// variables that something else writes.
 	once, written map[*types.Var]bool
+	// outside names the package-level variables that code the
+	// analysis does not see may write (see outsideNames); nil means
+	// all of them.
+	outside map[string]bool
 }
 
 // NewVariables collects what the syntax of the package pkg, made of files
@@ -49,6 +53,7 @@ func NewVariables(files []*ast.File, pkg *types.Package, info *types.Info) *Vari
 		captured:  make(map[*types.Var]bool),
 		once:      make(map[*types.Var]bool),
 		written:   make(map[*types.Var]bool),
+		outside:   outsideNames(files),
 	}
 	for _, f := range files {
 		vs.visitFile(f)
@@ -78,8 +83,8 @@ func (vs *Variables) Unaliased(v *types.Var) bool {
 	return vs.isLocal(v) && !vs.addressed[v] && !vs.captured[v]
 }
 
-// readOnly reports whether v is a local variable that is never written
-// after its initialization. Such a variable cannot take part in a data
+// readOnly reports whether v is a variable of the package that is never
+// written after its initialization. Such a variable cannot take part in a data
 // race, even when a closure that captures it runs on another goroutine:
 // its one write, the initialization, happens when its declaration
 // executes, before any closure that refers to it can exist, and a
@@ -111,8 +116,28 @@ func (vs *Variables) Unaliased(v *types.Var) bool {
 // taken (see Unaliased). Reflection and unsafe can only write a variable
 // through its address. Where a type parameter may be an array, indexing
 // and slicing count as if it were one.
+//
+// A package-level variable qualifies on the same terms, its declaration
+// being its one write, which package initialization makes before main
+// runs, and so before any goroutine but the one initializing the
+// package, with one exception: a goroutine that an initializer or init
+// function started can race with a later initialization, and that race
+// is not reported. Other packages could write an exported variable, so
+// only unexported ones qualify, and none that a //go:linkname directive
+// names or that the package's assembly may write (see outsideNames): the
+// code writing them is code the analysis does not see. A write in an
+// init function counts as a write like any other.
 func (vs *Variables) readOnly(v *types.Var) bool {
+	if vs.isPackageLevel(v) {
+		return !v.Exported() && vs.outside != nil && !vs.outside[v.Name()] && !vs.written[v] && !vs.addressed[v]
+	}
 	return vs.once[v] && !vs.written[v] && !vs.addressed[v]
+}
+
+// isPackageLevel reports whether v is a package-level variable of the
+// package.
+func (vs *Variables) isPackageLevel(v *types.Var) bool {
+	return v != nil && v.Pkg() == vs.pkg && Global(v)
 }
 
 // isLocal reports whether v is a variable declared in a function of the
@@ -284,10 +309,10 @@ func (vs *Variables) define(id *ast.Ident) {
 	}
 }
 
-// mark records in set the local variable that e, an operand that is
-// written or whose address is taken, is part of, if any.
+// mark records in set the local or package-level variable that e, an
+// operand that is written or whose address is taken, is part of, if any.
 func (vs *Variables) mark(set map[*types.Var]bool, e ast.Expr) {
-	if v := root(vs.info, e, true); v != nil && vs.isLocal(v) {
+	if v := root(vs.info, e, true); v != nil && (vs.isLocal(v) || vs.isPackageLevel(v)) {
 		set[v] = true
 	}
 }

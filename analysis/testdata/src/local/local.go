@@ -96,7 +96,7 @@ func pure() int {
 var g *T
 
 func copyOut() int {
-	c := *g    // local: c; shared: *g; g
+	c := *g    // local: c; g; shared: *g
 	c.a = 1    // local: c.a
 	return c.a // local: c.a
 }

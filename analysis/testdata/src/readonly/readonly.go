@@ -324,10 +324,13 @@ func deferredResult() (err error) { // local: err
 	return errors.New("x")
 }
 
+// A package-level variable that a function writes (package globals has
+// the ones that qualify).
 var global = errors.New("x")
 
 func packageLevel() {
 	go func() {
 		use(global) // shared: global
 	}()
+	global = nil // shared: global
 }
