@@ -17,7 +17,7 @@ import (
 func TestAnnotations(t *testing.T) {
 	fset := token.NewFileSet()
 	imp := newImporter(fset)
-	for _, path := range []string{"local", "shared", "readonly", "generics", "globals", "globalsasm"} {
+	for _, path := range []string{"local", "shared", "readonly", "generics", "globals", "globalsasm", "receivers"} {
 		t.Run(path, func(t *testing.T) {
 			p := load(t, fset, imp, filepath.Join("testdata", "src", path), path)
 			l, ok := runAnalyzer(t, analysis.Analyzer, p).(*analysis.Locality)

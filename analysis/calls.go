@@ -46,30 +46,64 @@ func (s *solver) call(result ssa.Value, c *ssa.CallCommon) {
 }
 
 // summarised applies the summary of an analysed callee that may also be
-// called from elsewhere: an argument escapes if the callee lets its
-// parameter's object escape; memory reachable from it may hold unknown
-// pointers if the callee stores pointers into its parameter's object; and
-// the result may point to the arguments the callee returns (or anything
-// reachable from them, hence unknown too) and to unknown memory.
+// called from elsewhere, for each argument and the two objects of its
+// parameter (see object.param): the memory an argument points to escapes
+// if the callee lets the parameter's object escape, the memory reachable
+// from it if the callee lets the inner one escape; either may hold
+// unknown pointers if the callee stores pointers into the parameter's
+// object or the inner one; and the result may point to the memory that
+// the callee returns of either, and to unknown memory.
 func (s *solver) summarised(result ssa.Value, callee *ssa.Function, args []ssa.Value) {
 	rets := s.ret[callee]
 	var r set
 	for k, a := range args {
 		p := s.site[callee.Params[k]]
+		in := s.objs[p].inner
 		ps := s.ptsOf(a)
 		if s.escaped[p] {
 			s.sink(ps)
+		} else if s.escaped[in] {
+			for o := range ps {
+				s.sink(s.cont[o])
+			}
 		}
 		if s.written[p] {
 			s.store(ps, s.unknownSet)
 		}
+		if s.written[in] {
+			s.store(s.reachable(ps), s.unknownSet)
+		}
 		if _, ok := rets[p]; ok {
 			addAll(&r, ps)
-			add(&r, unknown)
+		}
+		if _, ok := rets[in]; ok {
+			addAll(&r, s.reachable(ps))
 		}
 	}
 	add(&r, unknown)
 	s.flow(result, r)
+}
+
+// reachable returns the objects that the memory of the objects in ps may
+// hold pointers to, directly or through others.
+func (s *solver) reachable(ps set) set {
+	var r set
+	var work []objID
+	for o := range ps {
+		for c := range s.cont[o] {
+			work = append(work, c)
+		}
+	}
+	for len(work) > 0 {
+		o := work[len(work)-1]
+		work = work[:len(work)-1]
+		if add(&r, o) {
+			for c := range s.cont[o] {
+				work = append(work, c)
+			}
+		}
+	}
+	return r
 }
 
 func (s *solver) sinkArgs(c *ssa.CallCommon) {

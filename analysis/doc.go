@@ -38,9 +38,12 @@
 // only ever called directly (not used as values, not reachable from
 // assembly, linkname or cgo) take their parameters from their call sites
 // and return to them; the other functions of the package are summarised
-// by whether each argument (standing for everything reachable from it)
-// escapes, is stored into or is returned, and their parameters point to
-// unknown memory. Deferred calls and synchronously called closures run on
+// by whether, for each argument, the memory it points to and the memory
+// reachable from that through more pointers escape, are stored into or
+// are returned, and their parameters point to memory the caller may share
+// with anybody. The two are kept apart so that a method which hands its
+// receiver's buffer to an unknown function (s.err = fmt.Errorf("%q",
+// s.buf)) lets the buffer escape and not the receiver. Deferred calls and synchronously called closures run on
 // the calling goroutine and are treated as ordinary calls. Whatever the
 // analysis does not model, cannot map back to syntax, or could not build
 // is reported as not local, so its mistakes cost instrumentation, never

@@ -3,8 +3,8 @@ package analysis
 import "golang.org/x/tools/go/ssa"
 
 // An objID names an abstract object: an allocation site of the package,
-// the memory reachable from one parameter of a function, or the unknown
-// object.
+// the memory one parameter of a function points to or what is reachable
+// from that, or the unknown object.
 type objID int32
 
 // unknown is the abstract object standing for all memory the analysis does
@@ -19,9 +19,16 @@ type object struct {
 	// *ssa.MakeClosure, or a *ssa.Call or *ssa.Convert that allocates),
 	// or nil.
 	site ssa.Value
-	// param is set for the object that stands for everything reachable
-	// from a parameter of a function, as seen by that function's body.
+	// param is set for the two objects of a parameter of a function,
+	// as its body sees them: the memory the parameter points to, and
+	// the memory reachable from that through more pointers (inner).
+	// Keeping them apart lets a method hand its receiver's buffers to
+	// a function the analysis does not see without the receiver
+	// itself escaping.
 	param *ssa.Parameter
+	// inner is set, on the object of what a parameter points to, to
+	// the object of what is reachable from it.
+	inner objID
 }
 
 // A set is a set of abstract objects.

@@ -76,13 +76,20 @@ func newSolver(funcs []*ssa.Function, outside map[string]bool) *solver {
 			continue
 		}
 		for _, p := range fn.Params {
-			o := s.newObject(object{param: p})
+			// A parameter points to one object, which may hold
+			// pointers to the other, which stands for all the rest of
+			// the memory reachable from the parameter and so contains
+			// itself. Both are memory the caller may share with
+			// anybody, which every rule assumes of a parameter's
+			// objects: they are never local, a load from them may
+			// give unknown pointers, and what is stored into them
+			// escapes (load, store, local).
+			in := s.newObject(object{param: p})
+			o := s.newObject(object{param: p, inner: in})
 			s.site[p] = o
-			// The object of a parameter stands for everything reachable
-			// from it, so it contains itself; the parameter may also point
-			// to memory the caller shares with anybody.
-			add(&s.cont[o], o)
-			s.pts[p] = set{o: {}, unknown: {}}
+			add(&s.cont[o], in)
+			add(&s.cont[in], in)
+			s.pts[p] = set{o: {}}
 		}
 		for _, fv := range fn.FreeVars {
 			if len(s.sites[fn]) == 0 {
@@ -224,9 +231,18 @@ func (s *solver) store(addr, val set) {
 	for o := range addr {
 		if s.objs[o].param != nil {
 			// The caller's memory may be shared; whatever is stored
-			// there escapes. The caller must also learn that its
-			// memory now holds pointers it does not know.
-			s.sink(val)
+			// there escapes, but for what it may hold already: the
+			// parameter's object itself, which stands for all that
+			// is reachable from it, and what earlier stores made
+			// escape. Storing those back, as s.key = s.buf does in a
+			// method, makes nothing reachable that was not. The
+			// caller must also learn that its memory now holds
+			// pointers it does not know.
+			for c := range val {
+				if _, held := s.cont[o][c]; !held {
+					s.escape(c)
+				}
+			}
 			if len(val) > 0 && !s.written[o] {
 				s.written[o] = true
 				s.changed = true
