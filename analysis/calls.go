@@ -48,11 +48,14 @@ func (s *solver) call(result ssa.Value, c *ssa.CallCommon) {
 // summarised applies the summary of an analysed callee that may also be
 // called from elsewhere, for each argument and the two objects of its
 // parameter (see object.param): the memory an argument points to escapes
-// if the callee lets the parameter's object escape, the memory reachable
-// from it if the callee lets the inner one escape; either may hold
-// unknown pointers if the callee stores pointers into the parameter's
-// object or the inner one; and the result may point to the memory that
-// the callee returns of either, and to unknown memory.
+// if the callee lets the parameter's object escape, and the memory
+// reachable from it if the callee lets the inner one escape; the
+// argument's memory may hold unknown pointers if the callee stores
+// pointers into either; and the result may point to the arguments the
+// callee returns, to what their memory holds if it returns memory
+// reachable from them, and to unknown memory. (That is enough of what
+// they reach: whatever escapes with the result takes the rest with it,
+// and loads through it give unknown pointers.)
 func (s *solver) summarised(result ssa.Value, callee *ssa.Function, args []ssa.Value) {
 	rets := s.ret[callee]
 	var r set
@@ -64,46 +67,61 @@ func (s *solver) summarised(result ssa.Value, callee *ssa.Function, args []ssa.V
 			s.sink(ps)
 		} else if s.escaped[in] {
 			for o := range ps {
-				s.sink(s.cont[o])
+				s.sinkContents(o)
 			}
 		}
-		if s.written[p] {
+		if s.written[p] || s.written[in] {
 			s.store(ps, s.unknownSet)
-		}
-		if s.written[in] {
-			s.store(s.reachable(ps), s.unknownSet)
 		}
 		if _, ok := rets[p]; ok {
 			addAll(&r, ps)
 		}
 		if _, ok := rets[in]; ok {
-			addAll(&r, s.reachable(ps))
+			for o := range ps {
+				s.flowContents(result, o)
+			}
 		}
 	}
 	add(&r, unknown)
 	s.flow(result, r)
 }
 
-// reachable returns the objects that the memory of the objects in ps may
-// hold pointers to, directly or through others.
-func (s *solver) reachable(ps set) set {
-	var r set
-	var work []objID
-	for o := range ps {
-		for c := range s.cont[o] {
-			work = append(work, c)
-		}
+// flowContents records that v may point to whatever the memory of o may
+// hold, or to o itself if that is more than maxContents objects: o stands
+// for what it reaches as well as any of them (what escapes with v takes
+// it all along, and loads through v give unknown pointers), less
+// precisely. Sets only grow, so it remembers how much of o's it has
+// passed on to v and does nothing while that has not changed: call sites
+// of a function that returns memory its arguments reach would otherwise
+// copy those sets again every round, which made the analysis of go/types
+// four times as slow.
+func (s *solver) flowContents(v ssa.Value, o objID) {
+	if v == nil {
+		return
 	}
-	for len(work) > 0 {
-		o := work[len(work)-1]
-		work = work[:len(work)-1]
-		if add(&r, o) {
-			for c := range s.cont[o] {
-				work = append(work, c)
-			}
-		}
+	k := valueObj{v, o}
+	n := len(s.cont[o])
+	if s.contFlowed[k] == n {
+		return
 	}
-	return r
+	s.contFlowed[k] = n
+	if n > maxContents {
+		s.flow(v, set{o: {}})
+		return
+	}
+	s.flow(v, s.cont[o])
+}
+
+// maxContents bounds the objects flowContents passes on.
+const maxContents = 32
+
+// sinkContents marks everything the memory of o may hold pointers to as
+// escaped, remembering, as flowContents does, how many it has marked.
+func (s *solver) sinkContents(o objID) {
+	if n := len(s.cont[o]); s.contSunk[o] != n {
+		s.contSunk[o] = n
+		s.sink(s.cont[o])
+	}
 }
 
 func (s *solver) sinkArgs(c *ssa.CallCommon) {

@@ -58,3 +58,9 @@ func add(dst *set, o objID) bool {
 	(*dst)[o] = struct{}{}
 	return true
 }
+
+// A valueObj pairs an SSA value with an object.
+type valueObj struct {
+	v ssa.Value
+	o objID
+}

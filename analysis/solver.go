@@ -37,6 +37,12 @@ type solver struct {
 	written []bool              // parameter objects the function may store into
 	ret     map[*ssa.Function]set
 
+	// contFlowed holds how many of an object's contents flowContents
+	// has passed on to a value, contSunk how many sinkContents has
+	// marked escaped.
+	contFlowed map[valueObj]int
+	contSunk   map[objID]int
+
 	unknownSet set
 	changed    bool
 }
@@ -53,6 +59,8 @@ func newSolver(funcs []*ssa.Function, outside map[string]bool) *solver {
 		site:       make(map[ssa.Value]objID),
 		pts:        make(map[ssa.Value]set),
 		ret:        make(map[*ssa.Function]set),
+		contFlowed: make(map[valueObj]int),
+		contSunk:   make(map[objID]int),
 		unknownSet: set{unknown: {}},
 	}
 	s.newObject(object{}) // unknown

@@ -42,6 +42,26 @@ func returned() byte {
 	return s.buf[0] // local: s.buf; shared: s.buf[0]
 }
 
+// A receiver holding more than maxContents objects stands for them in
+// what its methods return (calls.go, flowContents): the buffer escapes,
+// and the receiver with it.
+
+type big struct {
+	buf []byte
+	p   [33]*int
+}
+
+func (b *big) bytes() []byte { return b.buf }
+
+func many() byte {
+	var s big
+	s.buf = make([]byte, 4)
+	s.p[0], s.p[1], s.p[2], s.p[3], s.p[4], s.p[5], s.p[6], s.p[7], s.p[8], s.p[9], s.p[10], s.p[11], s.p[12], s.p[13], s.p[14], s.p[15], s.p[16], s.p[17], s.p[18], s.p[19], s.p[20], s.p[21], s.p[22], s.p[23], s.p[24], s.p[25], s.p[26], s.p[27], s.p[28], s.p[29], s.p[30], s.p[31], s.p[32] = new(int), new(int), new(int), new(int), new(int), new(int), new(int), new(int), new(int), new(int), new(int), new(int), new(int), new(int), new(int), new(int), new(int), new(int), new(int), new(int), new(int), new(int), new(int), new(int), new(int), new(int), new(int), new(int), new(int), new(int), new(int), new(int), new(int)
+	b := s.bytes()
+	go func() { sink = b }()
+	return s.buf[0] // shared: s.buf; s.buf[0]
+}
+
 // The receiver itself escapes.
 
 func (s *scanner) publish() { sink = s }
