@@ -209,7 +209,7 @@ func (fr *fileRewriter) hook(a ast.Expr, e dst.Expr, write bool) dst.Expr {
 // judgement of redundant accesses (redundant.go).
 func (fr *fileRewriter) hookAt(a ast.Expr, e dst.Expr, write bool) dst.Expr {
 	shared, global := fr.isShared(a)
-	if !shared || fr.zeroSize(fr.typeOf(a)) {
+	if !shared || fr.zeroSize(fr.typeOf(a)) || fr.ranged[a] {
 		return e
 	}
 	if fr.cfg.Local != nil && fr.cfg.Local(a) {

@@ -277,10 +277,19 @@ func (fr *fileRewriter) rangeStmt(s *dst.RangeStmt) (pre []dst.Stmt, core dst.St
 			tmp := fr.temp("x")
 			pre = append(pre, fr.from(define([]string{tmp}, s.X), s))
 			s.X = ident(tmp)
-			if _, isSlice := under(xt).(*types.Slice); isSlice && !fr.cfg.static() && fr.readsAll(a.Body) {
-				// tmp := x; racegenrt.SliceR(tmp, site); for ... (see wholerange.go)
+			_, slice := under(xt).(*types.Slice)
+			if writes, ok := fr.wholeRange(a); ok && slice && !fr.cfg.static() {
+				// tmp := x; racegenrt.SliceR(tmp, site); racegenrt.SliceW(tmp, site)...; for ... (see wholerange.go)
 				whole := exprStmt(fr.rtCall(hookSliceR, ident(tmp), siteLit(fr.newSite(a.X, false))))
 				pre = append(pre, fr.from(whole, s))
+				for _, w := range writes {
+					if fr.cfg.Local != nil && fr.cfg.Local(w) {
+						continue // its hook is dropped in the body
+					}
+					all := exprStmt(fr.rtCall(hookSliceW, ident(tmp), siteLit(fr.newSite(w, false))))
+					pre = append(pre, fr.from(all, s))
+					fr.ranged[w] = true
+				}
 				fr.blockStmt(s.Body)
 				return pre, s
 			}

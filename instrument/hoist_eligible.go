@@ -25,7 +25,8 @@ import (
 //     indexes of the rows they are (x[i] in x[i][v]) are in range, and
 //     nothing else in the body can panic (division and shifts only by
 //     safe constants, conversions between basic types, comparisons of
-//     basic values, pure builtins).
+//     basic values, pure builtins, lookups by a byte in a constant table
+//     of 256 bytes or more).
 //     When the condition fails, the instrumented loop runs and panics, or
 //     not, as the original does; so does a loop that runs zero times,
 //     which gets no hook.
@@ -437,6 +438,9 @@ func (h *hoistable) expr(e ast.Expr, cond bool) bool {
 	case *ast.CallExpr:
 		return h.call(e, func(a ast.Expr) bool { return h.expr(a, cond) })
 	case *ast.IndexExpr:
+		if h.fr.tableLookup(e) {
+			return h.expr(e.Index, cond)
+		}
 		return !cond && h.index(e, false)
 	}
 	return false

@@ -200,6 +200,9 @@ type fileRewriter struct {
 	// outer holds the loops that only compute whose instrumented copy is
 	// being rewritten, innermost last (see hoist_eligible.go and hoist_emit.go).
 	outer []*outerLoop
+	// ranged holds the element writes whose hook is a range hook
+	// before their loop (wholerange.go).
+	ranged map[ast.Expr]bool
 }
 
 func (p *pkgRewriter) rewriteFile(f *ast.File) (*fileRewriter, error) {
@@ -214,6 +217,7 @@ func (p *pkgRewriter) rewriteFile(f *ast.File) (*fileRewriter, error) {
 		name:        name,
 		dec:         dec,
 		file:        df,
+		ranged:      make(map[ast.Expr]bool),
 		names:       fileNames(f),
 	}
 	for _, n := range p.timers.names {
