@@ -240,10 +240,10 @@ func (s *solver) store(addr, val set) {
 		if s.objs[o].param != nil {
 			// The caller's memory may be shared; whatever is stored
 			// there escapes, but for what it may hold already: the
-			// parameter's object itself, which stands for all that
-			// is reachable from it, and what earlier stores made
-			// escape. Storing those back, as s.key = s.buf does in a
-			// method, makes nothing reachable that was not. The
+			// parameter's inner object, which stands for all the
+			// parameter reaches beyond o, and what earlier stores
+			// made escape. Storing those back, as s.key = s.buf does
+			// in a method, makes nothing reachable that was not. The
 			// caller must also learn that its memory now holds
 			// pointers it does not know.
 			for c := range val {

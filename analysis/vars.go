@@ -24,9 +24,9 @@ type Variables struct {
 	pkg  *types.Package
 	info *types.Info
 	// addressed holds the local and package-level variables whose
-	// address, or the address of a part of which, may be taken: by &, by slicing a
-	// value that may be an array, or by calling a pointer method on
-	// it, or taking one as a method value.
+	// address, or the address of a part of which, may be taken: by &,
+	// by slicing a value that may be an array, or by calling a pointer
+	// method on it, or taking one as a method value.
 	addressed map[*types.Var]bool
 	// captured holds the local variables a function literal refers to
 	// that are declared outside of it.
@@ -84,11 +84,11 @@ func (vs *Variables) Unaliased(v *types.Var) bool {
 }
 
 // readOnly reports whether v is a variable of the package that is never
-// written after its initialization. Such a variable cannot take part in a data
-// race, even when a closure that captures it runs on another goroutine:
-// its one write, the initialization, happens when its declaration
-// executes, before any closure that refers to it can exist, and a
-// closure reaches another goroutine only through a go statement or
+// written after its initialization. Such a variable cannot take part in a
+// data race, even when a closure that captures it runs on another
+// goroutine: its one write, the initialization, happens when its
+// declaration executes, before any closure that refers to it can exist,
+// and a closure reaches another goroutine only through a go statement or
 // another synchronizing operation (which orders the write before
 // everything the other goroutine does), or through a racy publication
 // (which is a race on the memory holding the closure, reported there).
@@ -120,9 +120,10 @@ func (vs *Variables) Unaliased(v *types.Var) bool {
 // A package-level variable qualifies on the same terms, its declaration
 // being its one write, which package initialization makes before main
 // runs, and so before any goroutine but the one initializing the
-// package, with one exception: a goroutine that an initializer or init
-// function started can race with a later initialization, and that race
-// is not reported. Other packages could write an exported variable, so
+// package, with one exception: a goroutine already running during
+// package initialization (started by an initializer or init function, of
+// this package or another) can race with a later initialization, and
+// that race is not reported. Other packages could write an exported variable, so
 // only unexported ones qualify, and none that a //go:linkname directive
 // names or that the package's assembly may write (see outsideNames): the
 // code writing them is code the analysis does not see. A write in an
