@@ -167,6 +167,12 @@ var (
 	justObject = []kind{objectKind}
 )
 
+// IdleHook is the name of the hook that chooses between a versioned
+// loop's copies (version.go): if racegenrt.Idle() { the original loop }
+// else { its instrumented copies }. racegen's compiler charges such an
+// if statement what the original costs (cmd/racegen/inliner.go).
+const IdleHook = "Idle"
+
 // Accesses: read x is *R(&x, site), write x is *W(&x, site) = v (access.go);
 // in static and collide modes a sampled site gets SR or SW, an unsampled
 // one CR or CW (sites.go). Maps, slices, append and copy have their own.
@@ -188,7 +194,7 @@ var (
 
 	// hookIdle reports whether the detector is idle, for versioned
 	// loops (version.go).
-	hookIdle = newHook(hook{name: "Idle", results: justBool, access: true})
+	hookIdle = newHook(hook{name: IdleHook, results: justBool, access: true})
 
 	// hookRegisterSites registers a package's site table (sites.go).
 	hookRegisterSites = newHook(hook{name: "RegisterSites", params: []kind{keyKind, stringKind}, results: justBool})

@@ -25,7 +25,7 @@ import (
 // is the toolchain's own.
 
 // compilerVersion names the changes below; change it with them.
-const compilerVersion = "racegen-compiler-3"
+const compilerVersion = "racegen-compiler-4"
 
 // A sourceEdit inserts text into a file of the compiler's source at the
 // single place anchor occurs, before or after it.

@@ -23,7 +23,9 @@ import (
 // the toolchain's own compiler, built from its GOROOT's sources with one
 // change to the inliner's cost model (inlinerPatch): a call of the
 // detector runtime costs what its operands cost in the original
-// expression, and the function's Ctx costs nothing. With it, 8,340 of
+// expression, the function's Ctx costs nothing, and a loop versioned for
+// the idle detector (instrument/version.go) costs what the original loop
+// costs, not that and its instrumented copies. With it, 8,340 of
 // those 8,377 functions inline, and the two sets differ by 142 and 105
 // functions at the edge of the budget. The compiler is built once per
 // toolchain, into racegen's directory in the build cache, and every
@@ -41,11 +43,9 @@ var inlinerPatch = []sourceEdit{
 			for _, a := range n.Args {
 				if racegenAux(a) {
 					// Visited for the locals it uses, free.
-					b := v.budget
-					if v.do(a) {
+					if v.racegenFree(func() bool { return v.do(a) }) {
 						return true
 					}
-					v.budget = b
 					continue
 				}
 				if a.Op() == ir.OADDR && !refunded {
@@ -68,7 +68,7 @@ var inlinerPatch = []sourceEdit{
 		before: true,
 		text: `	case ir.ODCL:
 		if racegenAux(n.(*ir.Decl).X) {
-			return v.racegenFree(n) // racegen: a function's Ctx
+			return v.racegenFreeChildren(n) // racegen: a function's Ctx
 		}
 
 `,
@@ -77,7 +77,20 @@ var inlinerPatch = []sourceEdit{
 		anchor: "\t\tn := n.(*ir.AssignStmt)\n\t\tif n.X.Op() == ir.OINDEX && isIndexingCoverageCounter(n.X) {",
 		before: true,
 		text: `		if as := n.(*ir.AssignStmt); as.Y == nil && racegenAux(as.X) {
-			return v.racegenFree(n) // racegen: a function's Ctx zeroed
+			return v.racegenFreeChildren(n) // racegen: a function's Ctx zeroed
+		}
+`,
+	},
+	{
+		anchor: "\tcase ir.OIF:\n\t\tn := n.(*ir.IfStmt)\n",
+		text: `		if racegenIdle(n.Cond) {
+			// racegen: a versioned loop, if racegenrt.Idle() {
+			// the original } else { its instrumented copies },
+			// costs what the original costs.
+			if doList(n.Init(), v.do) || doList(n.Body, v.do) {
+				return true
+			}
+			return v.racegenFree(func() bool { return doList(n.Else, v.do) })
 		}
 `,
 	},
@@ -92,6 +105,12 @@ func racegenHook(n *ir.CallExpr) bool {
 	}
 	name := n.Fun.(*ir.Name)
 	return name.Class == ir.PFUNC && name.Sym().Pkg.Path == racegenRuntime
+}
+
+// racegenIdle reports whether n calls racegen's Idle hook.
+func racegenIdle(n ir.Node) bool {
+	c, ok := n.(*ir.CallExpr)
+	return ok && n.Op() == ir.OCALLFUNC && racegenHook(c) && c.Fun.Sym().Name == "` + instrument.IdleHook + `"
 }
 
 // racegenAux reports whether n, an argument of a hook or a variable, is
@@ -115,14 +134,23 @@ func racegenAux(n ir.Node) bool {
 	return strings.HasPrefix(s.Name, "racegen") || s.Pkg != nil && s.Pkg.Path == racegenRuntime
 }
 
-// racegenFree visits n's children for the locals they use, at no cost.
-func (v *hairyVisitor) racegenFree(n ir.Node) bool {
+// racegenFree runs visit, which visits nodes for the locals they use, at
+// no cost: the budget is raised while it runs, so that the visitor does
+// not stop early as too expensive (without -m=2 it stops as soon as the
+// budget runs out), and restored after.
+func (v *hairyVisitor) racegenFree(visit func() bool) bool {
 	b := v.budget
-	if ir.DoChildren(n, v.do) {
+	v.budget += 1 << 24
+	if visit() {
 		return true
 	}
 	v.budget = b
 	return false
+}
+
+// racegenFreeChildren visits n's children at no cost.
+func (v *hairyVisitor) racegenFreeChildren(n ir.Node) bool {
+	return v.racegenFree(func() bool { return ir.DoChildren(n, v.do) })
 }
 
 const racegenRuntime = "` + instrument.RuntimePath + `"
