@@ -43,11 +43,11 @@
 // are returned, and their parameters point to memory the caller may share
 // with anybody. The two are kept apart so that a method which hands its
 // receiver's buffer to an unknown function (s.err = fmt.Errorf("%q",
-// s.buf)) lets the buffer escape and not the receiver. Deferred calls and synchronously called closures run on
-// the calling goroutine and are treated as ordinary calls. Whatever the
-// analysis does not model, cannot map back to syntax, or could not build
-// is reported as not local, so its mistakes cost instrumentation, never
-// missed races.
+// s.buf)) lets the buffer escape and not the receiver. Deferred calls and
+// synchronously called closures run on the calling goroutine and are
+// treated as ordinary calls. Whatever the analysis does not model,
+// cannot map back to syntax, or could not build is reported as not
+// local, so its mistakes cost instrumentation, never missed races.
 //
 // Independently of escape, a local variable that no pointer and no
 // closure reaches (nor the body of a range over a function, which is a

@@ -123,11 +123,11 @@ func (vs *Variables) Unaliased(v *types.Var) bool {
 // package, with one exception: a goroutine already running during
 // package initialization (started by an initializer or init function, of
 // this package or another) can race with a later initialization, and
-// that race is not reported. Other packages could write an exported variable, so
-// only unexported ones qualify, and none that a //go:linkname directive
-// names or that the package's assembly may write (see outsideNames): the
-// code writing them is code the analysis does not see. A write in an
-// init function counts as a write like any other.
+// that race is not reported. Other packages could write an exported
+// variable, so only unexported ones qualify, and none that a
+// //go:linkname directive names or that the package's assembly may write
+// (see outsideNames): the code writing them is code the analysis does not
+// see. A write in an init function counts as a write like any other.
 func (vs *Variables) readOnly(v *types.Var) bool {
 	if vs.isPackageLevel(v) {
 		return !v.Exported() && vs.outside != nil && !vs.outside[v.Name()] && !vs.written[v] && !vs.addressed[v]
