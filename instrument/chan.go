@@ -277,8 +277,7 @@ func (fr *fileRewriter) rangeStmt(s *dst.RangeStmt) (pre []dst.Stmt, core dst.St
 			tmp := fr.temp("x")
 			pre = append(pre, fr.from(define([]string{tmp}, s.X), s))
 			s.X = ident(tmp)
-			_, slice := under(xt).(*types.Slice)
-			if writes, ok := fr.wholeRange(a); ok && slice && !fr.cfg.static() {
+			if writes, ok := fr.wholeRange(a); ok {
 				// tmp := x; racegenrt.SliceR(tmp, site); racegenrt.SliceW(tmp, site)...; for ... (see wholerange.go)
 				whole := exprStmt(fr.rtCall(hookSliceR, ident(tmp), siteLit(fr.newSite(a.X, false))))
 				pre = append(pre, fr.from(whole, s))

@@ -33,10 +33,14 @@ import (
 // element of the slice it ranges over, and racegenrt.SliceW records those
 // writes before the loop too, each with the site of its statement.
 //
-// wholeRange reports whether the range loop a has such a body, and the
-// element writes it makes. It is conservative: any statement or
-// expression it does not know to be safe disqualifies it.
+// wholeRange reports whether the range loop a is over a slice, in a
+// dynamic build (static ones have no range hooks), and has such a body,
+// and returns the element writes it makes. It is conservative: any
+// statement or expression it does not know to be safe disqualifies it.
 func (fr *fileRewriter) wholeRange(a *ast.RangeStmt) (writes []*ast.IndexExpr, ok bool) {
+	if _, slice := under(fr.typeOf(a.X)).(*types.Slice); !slice || fr.cfg.static() {
+		return nil, false
+	}
 	writes = fr.elementWrites(a)
 	written := make(map[*ast.IndexExpr]bool, len(writes))
 	for _, w := range writes {
