@@ -285,8 +285,10 @@ func (fr *fileRewriter) rangeStmt(s *dst.RangeStmt) (pre []dst.Stmt, core dst.St
 					if fr.cfg.Local != nil && fr.cfg.Local(w) {
 						continue // its hook is dropped in the body
 					}
+					// At the write's line, which a report whose
+					// current access this is names (see rangeHooks).
 					all := exprStmt(fr.rtCall(hookSliceW, ident(tmp), siteLit(fr.newSite(w, false))))
-					pre = append(pre, fr.from(all, s))
+					pre = append(pre, fr.from(all, fr.dec.Dst.Nodes[w]))
 					fr.ranged[w] = true
 				}
 				fr.blockStmt(s.Body)
