@@ -176,14 +176,16 @@ func (s *shadowTable) sweep(gen uint32) {
 // it then gives back the memory of every page left empty, by this pass or
 // by accesses since the last (an unsampled write discards history).
 func (s *shadowTable) removeIf(drop func(*cell) bool) {
+	var r releaser
 	for _, p := range s.pages() {
 		if p.n.Load() != 0 {
 			p.removeIf(drop)
 		}
 		if boundedHistory && p.n.Load() == 0 {
-			p.release()
+			r.add(p)
 		}
 	}
+	r.flush()
 }
 
 // removeIf deletes every cell of p for which drop reports true.
