@@ -10,7 +10,9 @@ import "sync/atomic"
 // instead of copying it, and a fork hands it to the child. Once a vclock
 // has been shared it is frozen, and anyone who needs to change it clones
 // it first (Algorithms 10 and 11). A frozen vclock is never written again,
-// so it can be read without locks.
+// so it can be read without locks. The exception is a mutex released in
+// a sampling period by a goroutine whose vclock is private: it is copied
+// into the mutex's own (syncClock.copies).
 type vclock struct {
 	c      []uint64
 	frozen atomic.Bool
@@ -34,6 +36,23 @@ func (v *vclock) clone(n int) *vclock {
 		copy(w.c, v.c)
 	}
 	return w
+}
+
+// copyFrom makes v equal to w, in place; v must be private.
+func (v *vclock) copyFrom(w *vclock) {
+	n := 0
+	if w != nil {
+		n = len(w.c)
+	}
+	if len(v.c) > n {
+		// Entries past len are zero (grow relies on it).
+		clear(v.c[n:])
+	} else {
+		v.grow(n)
+	}
+	if w != nil {
+		copy(v.c, w.c)
+	}
 }
 
 // set stores c at slot t; v must be private.
