@@ -128,7 +128,8 @@ func (s *syncClock) get(t uint32) uint64 {
 	return c
 }
 
-// store sets s to t's current clock (Cm ← Ct), sharing t's vclock.
+// store sets s to t's current clock (Cm ← Ct), sharing t's vclock or
+// copying it (copies).
 func (s *syncClock) store(t *thread) {
 	s.begin()
 	s.replace(t, s.copies(t))
