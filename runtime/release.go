@@ -66,9 +66,8 @@ func (r *releaser) add(p *page) {
 // flush gives back the cell memory of the queued pages that are still
 // empty, with one call for each stretch of them.
 func (r *releaser) flush() {
-	queued := r.run // a copy: r is emptied for the next run
-	run := queued[:r.n]
-	r.run, r.n = [releaseRun]*page{}, 0
+	run := r.run[:r.n]
+	r.n = 0 // the next add overwrites the queue, after this returns
 	if len(run) == 0 {
 		return
 	}

@@ -140,10 +140,10 @@ func (s *syncClock) store(t *thread) {
 	s.end()
 }
 
-// replace sets s to t's current clock, a copy in s's own vclock if copy
-// is set; the sequence lock must be held.
-func (s *syncClock) replace(t *thread, copy bool) {
-	if copy {
+// replace sets s to t's current clock, a copy in s's own vclock if
+// private is set; the sequence lock must be held.
+func (s *syncClock) replace(t *thread, private bool) {
+	if private {
 		if s.vc.frozen.Load() {
 			s.vc = new(vclock)
 		}
