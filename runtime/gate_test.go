@@ -33,7 +33,7 @@ func TestGateClosedRecordsNothing(t *testing.T) {
 	var n int32
 	x := heapObject()
 	g := GoFork()
-	if !g.fresh {
+	if !g.fresh() {
 		t.Fatalf("GoFork with the gate closed did not fork a fresh goroutine")
 	}
 	done := make(chan struct{})

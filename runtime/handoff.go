@@ -38,7 +38,7 @@ func TimerFunc[T any](tp **T, f func()) func() {
 	return func() {
 		if !staticSync {
 			// A goroutine of its own, with an empty clock.
-			GoStart(Goroutine{fresh: true})
+			GoStart(freshGoroutine)
 			defer GoEnd()
 		}
 		Acquire(unsafe.Pointer(*tp))

@@ -60,7 +60,7 @@ type spawn struct {
 // freshSpawn is the spawn of every goroutine started while the gate was
 // closed by a parent without labels, the common case at low rates: it
 // costs no allocation and is never pending.
-var freshSpawn = spawn{g: Goroutine{fresh: true}}
+var freshSpawn = spawn{g: freshGoroutine}
 
 // GoSpawn is called by the parent goroutine immediately before a go
 // statement whose function is not a function literal (FastTrack's fork,
@@ -98,7 +98,7 @@ func GoSpawn() unsafe.Pointer {
 	case t == nil && old == nil:
 		s = &freshSpawn
 	case t == nil:
-		s = &spawn{g: Goroutine{fresh: true}}
+		s = &spawn{g: freshGoroutine}
 	case staticSync:
 		s = &spawn{g: staticFork(t)}
 	default:

@@ -54,3 +54,17 @@ func TestSpawnRegisteredKeepsThread(t *testing.T) {
 		})
 	}
 }
+
+// TestGoroutineIsOneWord: the function literal of every rewritten go
+// statement captures a Goroutine, so each word it has is in every such
+// closure the program allocates. With a flag beside the pointer,
+// errgroup's BenchmarkGo allocated 65 bytes a goroutine at rate 0 against
+// 49 with one word (41 uninstrumented).
+func TestGoroutineIsOneWord(t *testing.T) {
+	if got, want := unsafe.Sizeof(Goroutine{}), unsafe.Sizeof(uintptr(0)); got != want {
+		t.Errorf("Goroutine is %d bytes, want %d", got, want)
+	}
+	if !freshGoroutine.fresh() || (Goroutine{}).fresh() || (Goroutine{t: new(thread)}).fresh() {
+		t.Error("fresh() does not tell freshGoroutine from the others")
+	}
+}

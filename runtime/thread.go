@@ -203,9 +203,10 @@ func (t *thread) covers(v *vclock) bool {
 }
 
 // freshMark is the gtable entry of a g running a goroutine forked while
-// the gate was closed that has not needed a thread yet (startFresh). It
-// is never a goroutine's thread: current replaces it by one, and GoEnd
-// clears it.
+// the gate was closed that has not needed a thread yet (startFresh), and
+// the thread of freshGoroutine, which that go statement hands on. It is
+// never a goroutine's thread: current and start replace it by one, and
+// GoEnd clears it.
 var freshMark = &thread{tid: ^uint32(0)}
 
 // newThread allocates a slot and returns a thread for it.
@@ -244,7 +245,7 @@ func current() *thread {
 	}
 	t := gtab.lookup(gp)
 	if t == freshMark {
-		return start(Goroutine{fresh: true}, gp)
+		return start(freshGoroutine, gp)
 	}
 	if t != nil && t.runsOn(gp) {
 		return t
