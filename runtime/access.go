@@ -37,6 +37,10 @@ const (
 	// epoch cache was asked about and did not cover (thread.repeats), so
 	// that accessSlow notes it there without asking again.
 	opLooked
+	// opDrawn marks an access that FRESA counted and kept before the
+	// epoch cache was asked (hookAccess), so that accessSlow does not
+	// count it again.
+	opDrawn
 )
 
 // A conflict is the earlier access of a race, copied out of its cell so
@@ -113,6 +117,14 @@ func onStack(t *thread, c *Ctx) bool {
 //go:noinline
 func hookAccess(p unsafe.Pointer, n uintptr, site uint64, o op, c *Ctx) {
 	a := uintptr(p)
+	if fresa.count && sampling.Load() != 0 {
+		// FRESA draws first, so that a skipped access costs the draw
+		// alone (fresa.go).
+		if fresaSkip(site) {
+			return // FRESA: a hot site's access, not drawn (fresa.go)
+		}
+		o |= opDrawn
+	}
 	if c != nil && c.t != nil {
 		repeat, looked := c.t.repeats(a, n, o)
 		if repeat {
@@ -205,7 +217,7 @@ func accessSlow(p unsafe.Pointer, size uintptr, site uint64, o op, obj *syncVar,
 		return // the goroutine's own stack (stack.go)
 	}
 	sample := t.sampling()
-	if sample && fresa.count && obj == nil && o&opAtomic == 0 && fresaSkip(site) {
+	if sample && fresa.count && obj == nil && o&(opAtomic|opDrawn) == 0 && fresaSkip(site) {
 		return // FRESA: a hot site's access, not drawn (fresa.go)
 	}
 	if sample && t.creatorPending {

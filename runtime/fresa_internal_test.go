@@ -90,6 +90,28 @@ func TestFresaCountsOnlySampling(t *testing.T) {
 	})
 }
 
+// TestFresaDrawsBeforeCache: R and W draw in hookAccess, before the
+// epoch cache is asked, so that a skipped access costs the draw alone. A
+// goroutine's writes of one word in one epoch, all but the first of them
+// answered by the cache, are each counted: about one a write (fresaSkip),
+// where drawing in accessSlow alone counted the first.
+func TestFresaDrawsBeforeCache(t *testing.T) {
+	withFresa(t, func() {
+		x := (*uint64)(heapObject())
+		site := newSite()
+		var c Ctx
+		const n = 1000
+		for range n {
+			*W(x, site, &c) += 1
+		}
+		// The count's spread at n is about sqrt(n·7) (group 3 keeps
+		// one access in 8 and adds 8), so n/4 is far below it.
+		if got := fresa.counts[fresaIndex(site)].Load(); got < n/4 {
+			t.Errorf("count %d after %d writes in one epoch, want about %d", got, n, n)
+		}
+	})
+}
+
 // TestFresaNoFalseRace hands a variable back and forth between two
 // goroutines (run one after the other, through channels the detector does
 // not see) under a lock, every access at a site hot enough that almost
