@@ -4,8 +4,8 @@ package runtime
 // from the go statement to the new goroutine.
 //
 // It is one pointer, because the go statement's function literal captures
-// it: a second word (a flag, as it once had) made the closure of
-// errgroup's Go 48 bytes instead of 32.
+// it: a second word (a flag, as it once had) cost errgroup's BenchmarkGo
+// 16 bytes a goroutine at rate 0 (65 B/op against 49).
 type Goroutine struct {
 	t *thread
 }
