@@ -121,7 +121,7 @@ func hookAccess(p unsafe.Pointer, n uintptr, site uint64, o op, c *Ctx) {
 		// FRESA draws first, so that a skipped access costs the draw
 		// alone (fresa.go).
 		if fresaSkip(site) {
-			return // FRESA: a hot site's access, not drawn (fresa.go)
+			return // a hot site's access, not drawn
 		}
 		o |= opDrawn
 	}

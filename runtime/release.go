@@ -30,9 +30,9 @@ const releaseRun = 16
 // Each call of the system flushes the TLB of every processor running the
 // program, an interrupt to each: with one call per page, hashpool's test
 // binary at rate 0.01 made 4,079 of them in a run of its benchmark and
-// spent 8% of its CPU time in madvise. Pages are made, and their arrays carved from a chunk, in the
-// order that the sweeper visits them, so neighbours in that order are
-// usually neighbours in memory.
+// spent 8% of its CPU time in madvise. Pages are made, and their arrays
+// carved from a chunk, in the order that the sweeper visits them, so
+// neighbours in that order are usually neighbours in memory.
 //
 // A page's cell memory may be given back if it has no history and the
 // cells may have been written since they last were. Cells without
