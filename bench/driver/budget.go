@@ -346,11 +346,64 @@ func writeBudget(w io.Writer, rs *results, ds []detection, ps []budgetPoint, lim
 		}
 		b.WriteString(".\n")
 	}
+	if eq := atEqualDetection(ps); len(eq) > 0 {
+		b.WriteString("\nAt equal detection, each FRESA rate against the cheapest uniform rate that found at least as\n")
+		b.WriteString("many distinct races in the same programs (overhead: slowdown less 1):\n\n")
+		for _, e := range eq {
+			f, u := e.fresa, e.uniform
+			fmt.Fprintf(&b, "- fresa at rate %s (%.3fx, %d of %d): ", fmtRate(f.Rate), f.Time.Med, f.Found, f.Races)
+			if !e.ok {
+				b.WriteString("no measured uniform rate finds as many\n")
+				continue
+			}
+			fmt.Fprintf(&b, "uniform at rate %s (%.3fx, %d of %d)", fmtRate(u.Rate), u.Time.Med, u.Found, u.Races)
+			if fo, uo := f.Time.Med-1, u.Time.Med-1; fo > 0 && uo > 0 {
+				fmt.Fprintf(&b, ", FRESA's overhead %.2fx lower\n", uo/fo)
+			} else {
+				b.WriteString(", an overhead too small to divide by\n")
+			}
+		}
+	}
 	b.WriteString("\n")
 	if _, err := io.WriteString(w, b.String()); err != nil {
 		return err
 	}
 	return nil
+}
+
+// An equalDetection pairs a FRESA point with the cheapest point of
+// uniform dynamic sampling that found at least as many distinct races in
+// the same programs, if one did (ok).
+type equalDetection struct {
+	fresa, uniform budgetPoint
+	ok             bool
+}
+
+// atEqualDetection returns, for each FRESA point of ps whose cost and
+// detection were both measured, the cheapest such uniform point that
+// found at least as many distinct races among as many: the other half of
+// FRESA's comparison with uniform sampling, what the same detection
+// costs. Points of the same total of races are taken to be of the same
+// programs, as budgetPoints sums them per detection file.
+func atEqualDetection(ps []budgetPoint) []equalDetection {
+	var eq []equalDetection
+	for _, f := range ps {
+		if f.Mode != modeFresa || !f.costed() || !f.detected() || f.Time.AtLeast {
+			continue
+		}
+		e := equalDetection{fresa: f}
+		for _, u := range ps {
+			if u.Mode != modeDynamic || !u.costed() || !u.detected() || u.Time.AtLeast ||
+				u.Races != f.Races || u.Found < f.Found {
+				continue
+			}
+			if !e.ok || u.Time.Med < e.uniform.Time.Med {
+				e.uniform, e.ok = u, true
+			}
+		}
+		eq = append(eq, e)
+	}
+	return eq
 }
 
 // cheapest describes the lowest-cost measured point of mode in ps.

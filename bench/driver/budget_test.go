@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -170,6 +171,8 @@ func TestBudgetFresa(t *testing.T) {
 		"- dynamic: rate 0.001 (1.050x): 1 distinct races in 100 runs",
 		"- fresa: rate 0.1 (1.070x): 4 distinct races in 99 runs",
 		"FRESA against uniform dynamic sampling within 1.10x: 4 against 1 distinct races (4.00x).",
+		"- fresa at rate 0.01 (1.020x, 2 of 4): uniform at rate 0.01 (1.120x, 2 of 4), FRESA's overhead 6.00x lower",
+		"- fresa at rate 0.1 (1.070x, 4 of 4): no measured uniform rate finds as many",
 	)
 	if strings.Contains(out, "fresa+profile") {
 		t.Errorf("budget report has FRESA from a profile, which the cost harness does not measure:\n%s", out)
@@ -200,6 +203,39 @@ func TestLoadDetectionsRejects(t *testing.T) {
 	} {
 		if _, err := loadDetections([]string{writeDetection(t, body)}); err == nil {
 			t.Errorf("%s: loadDetections accepted it", name)
+		}
+	}
+}
+
+func TestAtEqualDetection(t *testing.T) {
+	point := func(mode string, rate, slowdown float64, found, races int) budgetPoint {
+		return budgetPoint{Mode: mode, Rate: rate, Config: fmt.Sprint(mode, rate),
+			Time: geoSummary{Med: slowdown, N: 2}, Runs: 100, Races: races, Found: found}
+	}
+	ps := []budgetPoint{
+		point(modeDynamic, 0.1, 1.30, 3, 5),
+		point(modeDynamic, 0.03, 1.20, 3, 5),  // the cheapest that finds as many
+		point(modeDynamic, 0.01, 1.10, 2, 5),  // cheaper, finds fewer
+		point(modeDynamic, 0.001, 1.05, 4, 6), // other programs
+		point(modeFresa, 0.03, 1.08, 3, 5),
+		point(modeFresa, 0.1, 1.10, 5, 5),                           // more than any uniform rate
+		{Mode: modeFresa, Rate: 0.3, Runs: 100, Races: 5, Found: 5}, // not costed
+	}
+	got := atEqualDetection(ps)
+	want := []struct {
+		fresa, uniform float64 // rates; uniform 0 when none finds as many
+	}{
+		{0.03, 0.03},
+		{0.1, 0},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("atEqualDetection: %d comparisons, want %d: %+v", len(got), len(want), got)
+	}
+	for i, w := range want {
+		g := got[i]
+		if g.fresa.Rate != w.fresa || g.ok != (w.uniform != 0) || g.ok && g.uniform.Rate != w.uniform {
+			t.Errorf("comparison %d: fresa at %v against uniform at %v (found: %v), want fresa at %v against uniform at %v",
+				i, g.fresa.Rate, g.uniform.Rate, g.ok, w.fresa, w.uniform)
 		}
 	}
 }
