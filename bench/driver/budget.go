@@ -386,15 +386,17 @@ type equalDetection struct {
 // costs. Points of the same total of races are taken to be of the same
 // programs, as budgetPoints sums them per detection file.
 func atEqualDetection(ps []budgetPoint) []equalDetection {
+	// measured reports whether p has a cost to compare, one not cut
+	// short by the time limit, and a detection.
+	measured := func(p budgetPoint) bool { return p.costed() && !p.Time.AtLeast && p.detected() }
 	var eq []equalDetection
 	for _, f := range ps {
-		if f.Mode != modeFresa || !f.costed() || !f.detected() || f.Time.AtLeast {
+		if f.Mode != modeFresa || !measured(f) {
 			continue
 		}
 		e := equalDetection{fresa: f}
 		for _, u := range ps {
-			if u.Mode != modeDynamic || !u.costed() || !u.detected() || u.Time.AtLeast ||
-				u.Races != f.Races || u.Found < f.Found {
+			if u.Mode != modeDynamic || !measured(u) || u.Races != f.Races || u.Found < f.Found {
 				continue
 			}
 			if !e.ok || u.Time.Med < e.uniform.Time.Med {
