@@ -33,10 +33,6 @@ const (
 	// models as such (a channel send or close). Two atomic operations
 	// never race; an atomic and a plain access to the same bytes can.
 	opAtomic
-	// opLooked marks an access of one granule that its goroutine's
-	// epoch cache was asked about and did not cover (thread.repeats), so
-	// that accessSlow notes it there without asking again.
-	opLooked
 	// opDrawn marks an access that FRESA counted and kept before the
 	// epoch cache was asked (hookAccess), so that accessSlow does not
 	// count it again.
@@ -125,13 +121,21 @@ func hookAccess(p unsafe.Pointer, n uintptr, site uint64, o op, c *Ctx) {
 		}
 		o |= opDrawn
 	}
-	if c != nil && c.t != nil {
-		repeat, looked := c.t.repeats(a, n, o)
-		if repeat {
-			return
+	if !staticSync && a != 0 && n != 0 && a&7+n <= 8 && sampling.Load() != 0 {
+		var t *thread
+		if c != nil {
+			t = c.t // Ctx.thread's common case, which is not inlined
 		}
-		if looked {
-			o |= opLooked
+		if t == nil {
+			// In a sampling period accessSlow would look the
+			// goroutine up anyway.
+			if t = c.thread(); t == nil {
+				return // a system stack
+			}
+		}
+		if ec := t.cache; ec != nil && !ec.quiet && t.period == samplingPeriod.Load() {
+			sampledOne(p, n, site, o, t, ec)
+			return
 		}
 	}
 	if !quiet(a, n) {
@@ -139,21 +143,29 @@ func hookAccess(p unsafe.Pointer, n uintptr, site uint64, o op, c *Ctx) {
 	}
 }
 
-// repeats reports, for R and W to test first, whether t's access o of the
-// n bytes at a, within one granule, is one that its epoch cache answers in
-// a sampling period (repeat): the same test as accessSlow's, made before
-// the two calls that lead there. A repeated access is the most common one
-// (two thirds of msort's at full rate), and its cost is mostly the calls.
-// looked reports that the cache was asked.
-func (t *thread) repeats(a, n uintptr, o op) (repeat, looked bool) {
-	if a&7+n > 8 || sampling.Load() == 0 || t.period != samplingPeriod.Load() {
-		return false, false
+// sampledOne is accessSlow for the most common access of a sampling
+// period, which hookAccess has found to be one: within one granule, by a
+// goroutine t that has seen the current sampling period (so its epoch has
+// moved to it: thread.sampling) and made its epoch cache ec in it. An
+// access the cache answers, two thirds of msort's at full rate, costs the
+// cache's test alone; one it does not goes to the shadow without the calls
+// of accessGated and accessSlow, whose tests these facts answer. (msort at
+// rate 1 took 14% less time than when hookAccess asked the cache and left
+// the rest to those calls.)
+func sampledOne(p unsafe.Pointer, n uintptr, site uint64, o op, t *thread, ec *epochCache) {
+	a, e := uintptr(p), t.epoch()
+	g, mask := a&^7, oneGranuleMask(a, n)
+	if ec.covered(g, e, mask, o) {
+		return
 	}
-	ec := t.cache
-	if ec == nil || ec.quiet {
-		return false, false
+	if _, local := t.address(p); local {
+		return // the goroutine's own stack (stack.go)
 	}
-	return ec.covered(a&^7, t.epoch(), oneGranuleMask(a, n), o), true
+	if t.creatorPending {
+		t.creator() // the access may be recorded, and reported as the earlier one
+	}
+	ec.note(g, e, mask, o)
+	accessOne(t, a, n, g, mask, e, site, o, true)
 }
 
 // quiet reports, for R and W to test before they call accessGated,
@@ -259,10 +271,7 @@ func accessSlow(p unsafe.Pointer, size uintptr, site uint64, o op, obj *syncVar,
 		} else if single {
 			// A redundant access is done without its line's lock, and
 			// the granule loop below need not consult the cache again.
-			// One that repeats asked about is not asked again: the
-			// cache and the epoch are those it saw, or the epoch moved
-			// on and nothing at the old one is found anyway.
-			if o&opLooked == 0 && cache.covered(g, e, gmask, o) {
+			if cache.covered(g, e, gmask, o) {
 				return
 			}
 			cache.note(g, e, gmask, o)
@@ -270,26 +279,7 @@ func accessSlow(p unsafe.Pointer, size uintptr, site uint64, o op, obj *syncVar,
 		}
 	}
 	if single && obj == nil {
-		// One granule, the common case, without the loop below. If the
-		// granule's cell holds this goroutine's access of the same
-		// bytes in this epoch, the access is redundant, which holds
-		// says without the line's lock.
-		p := shadow.peek(g)
-		if p != nil && p.present(g) && p.cell(g).holds(e, gmask, o, gcGen.Load()) {
-			return
-		}
-		if p == nil {
-			if p = shadow.pageOf(g, sample); p == nil {
-				return // nothing recorded there, and nothing to record
-			}
-		}
-		mu := lineLock(g)
-		mu.Lock()
-		cf, found := accessGranule(t, p, g, gmask, site, o, sample, nil)
-		mu.Unlock()
-		if found {
-			reportRace(t, addr, size, site, write, cf)
-		}
+		accessOne(t, addr, size, g, gmask, e, site, o, sample)
 		return
 	}
 	reported := false
@@ -304,7 +294,7 @@ func accessSlow(p unsafe.Pointer, size uintptr, site uint64, o op, obj *syncVar,
 		}
 		for a < lim {
 			// A line at a time, under its lock.
-			var first conflict
+			var first, later conflict
 			found := false
 			llim := min(lim, a&^(lineBytes-1)+lineBytes)
 			mu := lineLock(a)
@@ -317,8 +307,14 @@ func accessSlow(p unsafe.Pointer, size uintptr, site uint64, o op, obj *syncVar,
 					}
 					cache.note(a, e, mask, o)
 				}
-				if cf, ok := accessGranule(t, p, a, mask, site, o, sample, obj); ok && !found {
-					first, found = cf, true
+				// The first race found in the line is the one
+				// reported; later ones go to a scratch copy.
+				cf := &first
+				if found {
+					cf = &later
+				}
+				if accessGranule(t, p, a, mask, site, o, sample, obj, cf) {
+					found = true
 				}
 			}
 			mu.Unlock()
@@ -326,6 +322,33 @@ func accessSlow(p unsafe.Pointer, size uintptr, site uint64, o op, obj *syncVar,
 				reported = reportRace(t, addr, size, site, write, first)
 			}
 		}
+	}
+}
+
+// accessOne runs the rule on t's access o, at epoch e, of the size bytes
+// at addr, which lie within granule g as its bytes gmask, outside any
+// synchronization object: the common case of accessSlow, without its
+// loop. sample says whether the access falls in t's sampling period.
+func accessOne(t *thread, addr, size, g uintptr, gmask uint8, e epoch, site uint64, o op, sample bool) {
+	// If the granule's cell holds this goroutine's access of the same
+	// bytes in this epoch, the access is redundant, which holds says
+	// without the line's lock.
+	p := shadow.peek(g)
+	if p != nil && p.present(g) && p.cell(g).holds(e, gmask, o, gcGen.Load(), sample) {
+		return
+	}
+	if p == nil {
+		if p = shadow.pageOf(g, sample); p == nil {
+			return // nothing recorded there, and nothing to record
+		}
+	}
+	var cf conflict
+	mu := lineLock(g)
+	mu.Lock()
+	found := accessGranule(t, p, g, gmask, site, o, sample, nil, &cf)
+	mu.Unlock()
+	if found {
+		reportRace(t, addr, size, site, o&opWrite != 0, cf)
 	}
 }
 
@@ -359,8 +382,15 @@ func granuleMask(a, lo, hi uintptr) uint8 {
 // A sampled access to a cell without an extension takes one step
 // (cellstep.go) instead of the general rules' calls.
 //
+// It reports whether the access races with an earlier one, which it then
+// stores in *cf, and stores nothing otherwise. A conflict copied in every
+// case, from stores of its fields just made, costs a store-forwarding
+// stall on every access: inside this function, 40% of its own time on
+// bench/ops's OtherGoroutine; returned by value, a tenth of accessSlow's
+// own time in msort and fasthttp at rate 1 (perf annotate).
+//
 // a lies in p, and the caller holds a's line lock.
-func accessGranule(t *thread, p *page, a uintptr, mask uint8, site uint64, o op, sample bool, obj *syncVar) (cf conflict, found bool) {
+func accessGranule(t *thread, p *page, a uintptr, mask uint8, site uint64, o op, sample bool, obj *syncVar, cf *conflict) (found bool) {
 	write, atomic := o&opWrite != 0, o&opAtomic != 0
 	var c *cell
 	gen := gcGen.Load()
@@ -382,18 +412,17 @@ func accessGranule(t *thread, p *page, a uintptr, mask uint8, site uint64, o op,
 		c.flags |= cellGlobal
 	}
 	e := t.epoch()
+	// A synchronization object's accesses keep FastTrack's rule alone:
+	// its history has rules of its own, as in accessSlow.
+	if c.repeats(c.w, c.r, e, mask, o, sample && obj == nil) {
+		return // same epoch
+	}
 	if write {
-		if c.sameEpoch(c.w, e, mask, true, atomic) {
-			return // same epoch
-		}
 		if sample && c.x == nil && c.wmask&^mask == 0 {
-			found = c.writeStep(t, e, mask, site, atomic, &cf)
-			return cf, found
+			found = c.writeStep(t, e, mask, site, atomic, cf)
+			return found
 		}
-		// The conflict is stored only when there is one: copying the
-		// result in every case cost a store-forwarding stall, 40% of
-		// this function's own time on bench/ops's OtherGoroutine.
-		found = c.checkWrite(t, mask, atomic, &cf)
+		found = c.checkWrite(t, mask, atomic, cf)
 		c.clearReads(mask)
 		if sample {
 			c.recordWrite(e, mask, site, atomic)
@@ -401,17 +430,14 @@ func accessGranule(t *thread, p *page, a uintptr, mask uint8, site uint64, o op,
 			c.clearWrites(mask)
 		}
 	} else {
-		if c.sameEpoch(c.r, e, mask, false, atomic) {
-			return // same epoch
-		}
 		if sample && c.x == nil {
-			found = c.readStep(t, e, mask, site, atomic, &cf)
-			return cf, found
+			found = c.readStep(t, e, mask, site, atomic, cf)
+			return found
 		}
 		if sample && c.readSetHas(e, mask, atomic) {
 			return // same epoch, in a read set
 		}
-		found = c.checkRead(t, mask, atomic, &cf)
+		found = c.checkRead(t, mask, atomic, cf)
 		if sample {
 			c.recordRead(t, e, mask, site, atomic)
 		} else {
@@ -421,5 +447,5 @@ func accessGranule(t *thread, p *page, a uintptr, mask uint8, site uint64, o op,
 	if !sample && c.empty() {
 		p.remove(a)
 	}
-	return cf, found
+	return found
 }

@@ -354,13 +354,14 @@ func (c *cell) sameEpoch(last, e epoch, mask uint8, write, atomic bool) bool {
 
 // holds reports, without the cell's line lock, whether the cell holds an
 // access at epoch e, of the bytes mask at least, that makes an access o
-// of them redundant: FastTrack's same-epoch rules as accessGranule
-// applies them (the read-set case excepted), on history that has not
-// expired by the GC cycle count gen. Most accesses that miss the epoch
-// cache are such repeats (msort's merges write each element again at
-// every level of one goroutine's recursion), and the line lock's atomic
-// instruction, which waits for the stores before it, cost a fifth of
-// msort's time at rate 1.
+// of them redundant: the rules of repeats, as accessGranule applies them
+// (the read-set case excepted), with a read after a write of the same
+// epoch redundant in a sampling period (sample), on history that has not
+// expired by the GC cycle count gen. Most accesses that miss the epoch cache are such
+// repeats (msort's merges write each element again at every level of one
+// goroutine's recursion, and read the elements its copies just wrote),
+// and the line lock's atomic instruction, which waits for the stores
+// before it, cost a fifth of msort's time at rate 1.
 //
 // The fields are read while other goroutines may write them under the
 // lock, so the answer may rest on a state no lock holder saw: e with
@@ -369,14 +370,33 @@ func (c *cell) sameEpoch(last, e epoch, mask uint8, write, atomic bool) bool {
 // but never make one, as the epoch cache's skips (epochcache.go). Only
 // this goroutine ever stores e, so a cell that holds e held it when this
 // goroutine last recorded, or still holds it.
-func (c *cell) holds(e epoch, mask uint8, o op, gen uint32) bool {
-	write := o&opWrite != 0
-	last := &c.r
-	if write {
-		last = &c.w
+func (c *cell) holds(e epoch, mask uint8, o op, gen uint32, sample bool) bool {
+	w := epoch(atomic.LoadUint64((*uint64)(&c.w)))
+	var r epoch
+	if o&opWrite == 0 {
+		r = epoch(atomic.LoadUint64((*uint64)(&c.r)))
 	}
-	l := epoch(atomic.LoadUint64((*uint64)(last)))
-	return c.sameEpoch(l, e, mask, write, o&opAtomic != 0) && c.gen >= gen
+	return c.repeats(w, r, e, mask, o, sample) && c.gen >= gen
+}
+
+// repeats reports whether an access o of the bytes mask at epoch e is
+// redundant given the cell's last write and read, at epochs w and r:
+// FastTrack's same-epoch rules (sameEpoch), and, if written is set, a
+// read of bytes that the same goroutine wrote in the same epoch, which
+// the epoch cache also counts as redundant. Whatever is ordered after
+// that write is ordered after the read, which shares its epoch, so an
+// access that races with the read races with the write or with a later
+// write that replaced it, and is reported against that one: a write's
+// check looks at the last write first (checkWrite), so the report is the
+// same. Callers set written in sampling periods only: outside them a
+// read's work is to discard history that FastTrack would have
+// overwritten (accessGranule), which skipping it would keep.
+func (c *cell) repeats(w, r, e epoch, mask uint8, o op, written bool) bool {
+	atomic := o&opAtomic != 0
+	if o&opWrite != 0 {
+		return c.sameEpoch(w, e, mask, true, atomic)
+	}
+	return c.sameEpoch(r, e, mask, false, atomic) || written && c.sameEpoch(w, e, mask, true, atomic)
 }
 
 // readSetHas reports whether the read set holds a read of the bytes mask

@@ -152,7 +152,8 @@ func TestCellExtensionKept(t *testing.T) {
 
 // TestCellHolds: the lock-free test finds an access redundant exactly
 // where accessGranule's same-epoch rules do, on history of the current
-// GC cycle.
+// GC cycle; a read after the goroutine's own write in its epoch only in a
+// sampling period.
 func TestCellHolds(t *testing.T) {
 	e, other := mkEpoch(1, 5), mkEpoch(2, 5)
 	const gen = 3
@@ -168,30 +169,38 @@ func TestCellHolds(t *testing.T) {
 		return c
 	}
 	tests := []struct {
-		name string
-		c    cell
-		mask uint8
-		o    op
-		gen  uint32
-		want bool
+		name   string
+		c      cell
+		mask   uint8
+		o      op
+		gen    uint32
+		sample bool
+		want   bool
 	}{
-		{"write again", write(e, 0xff, false), 0xff, opWrite, gen, true},
-		{"write of fewer bytes", write(e, 0xff, false), 0x0f, opWrite, gen, true},
-		{"write of other bytes", write(e, 0x0f, false), 0xf0, opWrite, gen, false},
-		{"write in another epoch", write(other, 0xff, false), 0xff, opWrite, gen, false},
-		{"plain write after an atomic one", write(e, 0xff, true), 0xff, opWrite, gen, false},
-		{"atomic write after a plain one", write(e, 0xff, false), 0xff, opWrite | opAtomic, gen, true},
-		{"write after a read", read(e, 0xff, false), 0xff, opWrite, gen, false},
-		{"read again", read(e, 0xff, false), 0xff, opRead, gen, true},
-		{"read after a write", write(e, 0xff, false), 0xff, opRead, gen, false},
-		{"plain read after an atomic one", read(e, 0xff, true), 0xff, opRead, gen, false},
-		{"read of other bytes", read(e, 0x01, false), 0x02, opRead, gen, false},
-		{"after a GC cycle", write(e, 0xff, false), 0xff, opWrite, gen + 1, false},
-		{"no history", cell{}, 0xff, opRead, gen, false},
+		{"write again", write(e, 0xff, false), 0xff, opWrite, gen, true, true},
+		{"write again, not sampling", write(e, 0xff, false), 0xff, opWrite, gen, false, true},
+		{"write of fewer bytes", write(e, 0xff, false), 0x0f, opWrite, gen, true, true},
+		{"write of other bytes", write(e, 0x0f, false), 0xf0, opWrite, gen, true, false},
+		{"write in another epoch", write(other, 0xff, false), 0xff, opWrite, gen, true, false},
+		{"plain write after an atomic one", write(e, 0xff, true), 0xff, opWrite, gen, true, false},
+		{"atomic write after a plain one", write(e, 0xff, false), 0xff, opWrite | opAtomic, gen, true, true},
+		{"write after a read", read(e, 0xff, false), 0xff, opWrite, gen, true, false},
+		{"read again", read(e, 0xff, false), 0xff, opRead, gen, true, true},
+		{"read after a write", write(e, 0xff, false), 0xff, opRead, gen, true, true},
+		{"read after a write, not sampling", write(e, 0xff, false), 0xff, opRead, gen, false, false},
+		{"read after a write of fewer bytes", write(e, 0x0f, false), 0xff, opRead, gen, true, false},
+		{"read after another epoch's write", write(other, 0xff, false), 0xff, opRead, gen, true, false},
+		{"plain read after an atomic write", write(e, 0xff, true), 0xff, opRead, gen, true, false},
+		{"atomic read after a plain write", write(e, 0xff, false), 0xff, opRead | opAtomic, gen, true, true},
+		{"plain read after an atomic one", read(e, 0xff, true), 0xff, opRead, gen, true, false},
+		{"read of other bytes", read(e, 0x01, false), 0x02, opRead, gen, true, false},
+		{"after a GC cycle", write(e, 0xff, false), 0xff, opWrite, gen + 1, true, false},
+		{"read after a write, after a GC cycle", write(e, 0xff, false), 0xff, opRead, gen + 1, true, false},
+		{"no history", cell{}, 0xff, opRead, gen, true, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := tt.c.holds(e, tt.mask, tt.o, tt.gen); got != tt.want {
+			if got := tt.c.holds(e, tt.mask, tt.o, tt.gen, tt.sample); got != tt.want {
 				t.Errorf("holds = %v, want %v", got, tt.want)
 			}
 		})

@@ -136,6 +136,53 @@ func TestSameEpoch(t *testing.T) {
 	})
 }
 
+// TestReadAfterOwnWrite: a goroutine's read of bytes it wrote in the same
+// epoch is redundant (cell.repeats), and another goroutine's write that
+// races with both is still reported, against the write; after a write
+// ordered after both replaced it, a write unordered with that one is
+// reported, and nothing else.
+func TestReadAfterOwnWrite(t *testing.T) {
+	x := newObject()
+	w0, r0, w1 := newSite(), newSite(), newSite()
+	text := expectRaces(t, 1, func() {
+		wrote := make(chan struct{})
+		done := goInstr(func() {
+			<-wrote // unseen by the detector: no order
+			rt.Write(x, 8, w1)
+		})
+		rt.Write(x, 8, w0)
+		rt.Read(x, 8, r0)
+		close(wrote)
+		<-done
+	})
+	if pos := sitePos(w0); !strings.Contains(text, "Previous write at") || !strings.Contains(text, pos) {
+		t.Errorf("report does not name the write at %s:\n%s", pos, text)
+	}
+
+	y := newObject()
+	wa, ra, wb, wc := newSite(), newSite(), newSite(), newSite()
+	expectRaces(t, 1, func() {
+		mu := new(sync.Mutex)
+		read := make(chan struct{})
+		aDone := goInstr(func() {
+			rt.Lock(mu)
+			rt.Write(y, 8, wa)
+			rt.Read(y, 8, ra) // redundant after wa
+			rt.Unlock(mu)
+			close(read)
+		})
+		bDone := goInstr(func() {
+			<-read // unseen by the detector
+			rt.Lock(mu)
+			rt.Write(y, 8, wb) // ordered after wa and ra
+			rt.Unlock(mu)
+		})
+		<-aDone
+		<-bDone
+		rt.Write(y, 8, wc) // ordered after neither: races with wb
+	})
+}
+
 // TestByteMasks checks that the 8-byte granules of the shadow keep which
 // bytes each access touched: neighbouring bytes are different locations.
 func TestByteMasks(t *testing.T) {
