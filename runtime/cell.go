@@ -353,13 +353,13 @@ func (c *cell) sameEpoch(last, e epoch, mask uint8, write, atomic bool) bool {
 }
 
 // holds reports, without the cell's line lock, whether the cell holds an
-// access at epoch e, of the bytes mask at least, that makes an access o
-// of them redundant: the rules of repeats, as accessGranule applies them
-// (the read-set case excepted), with a read after a write of the same
-// epoch redundant in a sampling period (sample), on history that has not
-// expired by the GC cycle count gen. Most accesses that miss the epoch cache are such
-// repeats (msort's merges write each element again at every level of one
-// goroutine's recursion, and read the elements its copies just wrote),
+// access at epoch e, of the bytes mask at least, that makes an access o of
+// them redundant: the rules of repeats, as accessGranule applies them (the
+// read-set case excepted), with a read after a write of the same epoch
+// redundant in a sampling period (sample), on history that has not expired
+// by the GC cycle count gen. Most accesses that miss the epoch cache are
+// such repeats (msort's merges write each element again at every level of
+// one goroutine's recursion, and read the elements its copies just wrote),
 // and the line lock's atomic instruction, which waits for the stores
 // before it, cost a fifth of msort's time at rate 1.
 //
