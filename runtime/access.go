@@ -79,21 +79,21 @@ type Ctx struct {
 }
 
 // thread returns the running goroutine's state, or nil on a system
-// stack; c may be nil.
+// stack; c may be nil. Its common case, a filled Ctx, is a load that the
+// inliner puts in its callers (hookAccess calls it on every sampled
+// access); the rest is fill, a call.
 func (c *Ctx) thread() *thread {
-	if c == nil {
-		return current()
-	}
-	if t := c.t; t != nil {
-		return t
+	if c != nil && c.t != nil {
+		return c.t
 	}
 	return c.fill()
 }
 
-// fill is the rest of thread when c is empty.
+// fill is the rest of thread when c is nil or empty: it looks the
+// goroutine up, and keeps it in c if c lies on its stack.
 func (c *Ctx) fill() *thread {
 	t := current()
-	if t != nil && onStack(t, c) {
+	if c != nil && t != nil && onStack(t, c) {
 		c.t = t
 	}
 	return t
@@ -122,16 +122,11 @@ func hookAccess(p unsafe.Pointer, n uintptr, site uint64, o op, c *Ctx) {
 		o |= opDrawn
 	}
 	if !staticSync && a != 0 && n != 0 && a&7+n <= 8 && sampling.Load() != 0 {
-		var t *thread
-		if c != nil {
-			t = c.t // Ctx.thread's common case, which is not inlined
-		}
+		// In a sampling period accessSlow would look the goroutine up
+		// anyway, if c is empty.
+		t := c.thread()
 		if t == nil {
-			// In a sampling period accessSlow would look the
-			// goroutine up anyway.
-			if t = c.thread(); t == nil {
-				return // a system stack
-			}
+			return // a system stack
 		}
 		if ec := t.cache; ec != nil && !ec.quiet && t.period == samplingPeriod.Load() {
 			sampledOne(p, n, site, o, t, ec)
