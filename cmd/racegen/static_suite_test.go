@@ -122,9 +122,9 @@ func TestNoRaceSuiteStatic(t *testing.T) {
 // testdata/programs (those with no line marked // race) in the static and
 // collide modes with every site sampled, on each watchpoint engine this
 // machine has (in the configurations of staticSuiteConfigs), and runs
-// each three times: no run may report a race, and
-// each must exit 0 and print what the uninstrumented program prints. A
-// program with a file static.skip, which says why, is left out.
+// each three times: no run may report a race, and each must exit 0 and
+// print what the uninstrumented program prints. A program with a file
+// static.skip, which says why, is left out.
 func TestStaticRaceFreePrograms(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds programs")
