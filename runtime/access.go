@@ -204,10 +204,13 @@ func accessGated(p unsafe.Pointer, size uintptr, site uint64, o op, obj *syncVar
 // accessObject records an access made by an operation of the
 // synchronization object sv at p (a channel's send or close), whose
 // liveness the detector knows exactly: its history then survives GC
-// cycles for as long as the object lives (cell.owned).
-func accessObject(p unsafe.Pointer, size uintptr, site uint64, o op, sv *syncVar) {
-	if gateOpen() {
-		accessGated(p, size, site, o, sv, nil)
+// cycles for as long as the object lives (cell.owned). t is the state of
+// the goroutine making it, which the operation has looked up already, or
+// nil if it records nothing.
+func accessObject(t *thread, p unsafe.Pointer, size uintptr, site uint64, o op, sv *syncVar) {
+	if t != nil && gateOpen() {
+		c := Ctx{t: t}
+		accessGated(p, size, site, o, sv, &c)
 	}
 }
 

@@ -23,7 +23,7 @@ import "unsafe"
 
 // Send is ch <- v.
 func Send[T any](ch chan<- T, v T, site uint64) {
-	c := Chan{syncRef{p: chanPtr(unsafe.Pointer(&ch))}}
+	c := Chan{ref: syncRef{p: chanPtr(unsafe.Pointer(&ch))}}
 	if recording() {
 		c = chanPreSend(c.ref.p, site)
 	} else {
@@ -37,7 +37,7 @@ func Send[T any](ch chan<- T, v T, site uint64) {
 
 // Recv is <-ch.
 func Recv[T any](ch <-chan T) T {
-	c := Chan{syncRef{p: chanPtr(unsafe.Pointer(&ch))}}
+	c := Chan{ref: syncRef{p: chanPtr(unsafe.Pointer(&ch))}}
 	if recording() {
 		c = chanPreRecv(c.ref.p)
 	} else {
@@ -52,7 +52,7 @@ func Recv[T any](ch <-chan T) T {
 
 // Recv2 is v, ok := <-ch.
 func Recv2[T any](ch <-chan T) (T, bool) {
-	c := Chan{syncRef{p: chanPtr(unsafe.Pointer(&ch))}}
+	c := Chan{ref: syncRef{p: chanPtr(unsafe.Pointer(&ch))}}
 	if recording() {
 		c = chanPreRecv(c.ref.p)
 	} else {
@@ -74,7 +74,15 @@ func Close[T any](ch chan<- T, site uint64) {
 // A Chan is the detector's handle on a channel between the hook before a
 // channel operation and the hook after it. The zero Chan (for a nil
 // channel or one on the goroutine's own stack) ignores everything.
-type Chan struct{ ref syncRef }
+//
+// It carries the goroutine's state from the first half to the second,
+// which runs on the same goroutine, so that the second need not look it
+// up again: a buffered send and receive made five lookups (getg and the
+// goroutine table) before it did, for one channel and one goroutine.
+type Chan struct {
+	ref syncRef
+	t   *thread // the first half's goroutine state, nil if it recorded nothing
+}
 
 // ChanOf returns the pointer that identifies the channel ch, which must
 // hold a channel value, for ChanPreSend and ChanPreRecv. It is a pointer,
@@ -97,16 +105,16 @@ func ChanPreSend(p unsafe.Pointer, site uint64) Chan {
 	if syncHot() {
 		return chanPreSend(p, site)
 	}
-	return Chan{syncRef{p: p}}
+	return Chan{ref: syncRef{p: p}}
 }
 
 //go:noinline
 func chanPreSend(p unsafe.Pointer, site uint64) Chan {
 	t := syncer()
 	sv := lookupSync(t, p)
-	accessObject(p, 1, site, opRead, sv)
+	accessObject(t, p, 1, site, opRead, sv)
 	sv.releaseMerge(t)
-	return Chan{syncRef{p, sv}}
+	return Chan{syncRef{p, sv}, t}
 }
 
 // ChanPreRecv is called before a receive from the channel p,
@@ -115,7 +123,7 @@ func ChanPreRecv(p unsafe.Pointer) Chan {
 	if syncHot() {
 		return chanPreRecv(p)
 	}
-	return Chan{syncRef{p: p}}
+	return Chan{ref: syncRef{p: p}}
 }
 
 //go:noinline
@@ -123,14 +131,14 @@ func chanPreRecv(p unsafe.Pointer) Chan {
 	t := syncer()
 	sv := lookupSync(t, p)
 	sv.releaseReverse(t)
-	return Chan{syncRef{p, sv}}
+	return Chan{syncRef{p, sv}, t}
 }
 
 // ChanPreClose is called before close of the channel p.
 func ChanPreClose(p unsafe.Pointer, site uint64) {
 	t := syncer()
 	sv := lookupSync(t, p)
-	accessObject(p, 1, site, opWrite, sv)
+	accessObject(t, p, 1, site, opWrite, sv)
 	sv.releaseMerge(t)
 }
 
@@ -154,12 +162,24 @@ func (c Chan) postRecv() {
 
 //go:noinline
 func (c Chan) postSendSlow() {
-	t := syncer()
+	t := c.syncer()
 	c.ref.object(t).acquireReverse(t)
 }
 
 //go:noinline
 func (c Chan) postRecvSlow() {
-	t := syncer()
+	t := c.syncer()
 	c.ref.object(t).acquire(t)
+}
+
+// syncer is syncer for the second half of c's operation: the state the
+// first half found, while the gate is open, and otherwise what syncer
+// says (a first half made with the gate closed found none, and a gate
+// closed since means that nothing need be recorded).
+func (c Chan) syncer() *thread {
+	if c.t == nil || !gateOpen() {
+		return syncer()
+	}
+	onSync()
+	return c.t
 }
