@@ -124,7 +124,9 @@ func TestNoRaceSuiteStatic(t *testing.T) {
 // machine has (in the configurations of staticSuiteConfigs), and runs
 // each three times: no run may report a race, and each must exit 0 and
 // print what the uninstrumented program prints. A program with a file
-// static.skip, which says why, is left out.
+// static.skip, which says why, is left out; one with a file static.heavy
+// (a build that takes a minute, say) runs in the first configuration
+// only, and in every one with RACEGEN_SUITE=all (make eval-corpus).
 func TestStaticRaceFreePrograms(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds programs")
@@ -146,6 +148,8 @@ func TestStaticRaceFreePrograms(t *testing.T) {
 			t.Run(name, func(t *testing.T) { t.Skip(strings.TrimSpace(string(why))) })
 			continue
 		}
+		_, err := os.Stat(filepath.Join(dir, "static.heavy"))
+		heavy := err == nil
 		n++
 		rel := "./testdata/programs/" + name
 		plain := exec.Command("go", "run", rel)
@@ -158,9 +162,12 @@ func TestStaticRaceFreePrograms(t *testing.T) {
 		// on hardware watchpoints only with RACEGEN_SUITE=all (make
 		// eval-corpus). On a machine whose watchpoints fire, each
 		// configuration here costs a minute of the package's time,
-		// against make test's limit (io_handoff builds net/http in
-		// each).
-		for _, c := range staticSuiteConfigs(os.Getenv("RACEGEN_SUITE") == "all") {
+		// against make test's limit.
+		all := os.Getenv("RACEGEN_SUITE") == "all"
+		for i, c := range staticSuiteConfigs(all) {
+			if heavy && !all && i > 0 {
+				break
+			}
 			t.Run(name+"/"+c.mode+"/"+c.watchpoints, func(t *testing.T) {
 				if c.watchpoints == "hw" && !hw {
 					t.Skip("no hardware watchpoints on this machine")
