@@ -172,14 +172,8 @@ func (c Chan) postRecvSlow() {
 	c.ref.object(t).acquire(t)
 }
 
-// syncer is syncer for the second half of c's operation: the state the
-// first half found, while the gate is open, and otherwise what syncer
-// says (a first half made with the gate closed found none, and a gate
-// closed since means that nothing need be recorded).
-func (c Chan) syncer() *thread {
-	if c.t == nil || !gateOpen() {
-		return syncer()
-	}
-	onSync()
-	return c.t
-}
+// syncer is syncer for the second half of c's operation, given the state
+// the first half found, if any (a first half made with the gate closed
+// found none, and a gate closed since means that nothing need be
+// recorded).
+func (c Chan) syncer() *thread { return syncerOf(c.t) }

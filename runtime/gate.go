@@ -96,7 +96,12 @@ func switchSampling(on bool) {
 // onSync's. Every synchronization wrapper starts with it, and the syncVar
 // methods do nothing for a nil thread. It makes the operation's onSync in
 // every build: the watchpoint engine's tests run in dynamic builds.
-func syncer() *thread {
+func syncer() *thread { return syncerOf(nil) }
+
+// syncerOf is syncer for an operation whose goroutine state, t, its
+// caller found already (a channel operation's second half: Chan.syncer),
+// or nil if it must be looked up.
+func syncerOf(t *thread) *thread {
 	if !gateOpen() {
 		if counting() {
 			countIdleSync()
@@ -107,7 +112,10 @@ func syncer() *thread {
 	if staticSync {
 		return nil
 	}
-	return current()
+	if t == nil {
+		t = current()
+	}
+	return t
 }
 
 // forker returns the state of a goroutine making a go statement, or nil
