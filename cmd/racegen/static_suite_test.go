@@ -126,7 +126,8 @@ func TestNoRaceSuiteStatic(t *testing.T) {
 // print what the uninstrumented program prints. A program with a file
 // static.skip, which says why, is left out; one with a file static.heavy
 // (a build that takes a minute, say) runs in the first configuration
-// only, and in every one with RACEGEN_SUITE=all (make eval-corpus).
+// the machine can run only, and in every one with RACEGEN_SUITE=all
+// (make eval-corpus).
 func TestStaticRaceFreePrograms(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds programs")
@@ -138,6 +139,22 @@ func TestStaticRaceFreePrograms(t *testing.T) {
 	}
 	hw := hardwareWatchpoints()
 	out := testOut
+	// The configurations of TestNoRaceSuiteStatic: collide builds on
+	// hardware watchpoints only with RACEGEN_SUITE=all (make
+	// eval-corpus). On a machine whose watchpoints fire, each
+	// configuration here costs a minute of the package's time, against
+	// make test's limit.
+	all := os.Getenv("RACEGEN_SUITE") == "all"
+	configs := staticSuiteConfigs(all)
+	// A heavy program's one configuration in make test: the first this
+	// machine can run.
+	first := configs[:1]
+	for i, c := range configs {
+		if c.watchpoints != "hw" || hw {
+			first = configs[i : i+1]
+			break
+		}
+	}
 	var n int
 	for _, dir := range dirs {
 		if len(markedLines(t, dir)) > 0 {
@@ -148,8 +165,10 @@ func TestStaticRaceFreePrograms(t *testing.T) {
 			t.Run(name, func(t *testing.T) { t.Skip(strings.TrimSpace(string(why))) })
 			continue
 		}
-		_, err := os.Stat(filepath.Join(dir, "static.heavy"))
-		heavy := err == nil
+		cs := configs
+		if _, err := os.Stat(filepath.Join(dir, "static.heavy")); err == nil && !all {
+			cs = first
+		}
 		n++
 		rel := "./testdata/programs/" + name
 		plain := exec.Command("go", "run", rel)
@@ -158,16 +177,7 @@ func TestStaticRaceFreePrograms(t *testing.T) {
 		if err != nil {
 			t.Fatalf("go run %s: %v", rel, err)
 		}
-		// The configurations of TestNoRaceSuiteStatic: collide builds
-		// on hardware watchpoints only with RACEGEN_SUITE=all (make
-		// eval-corpus). On a machine whose watchpoints fire, each
-		// configuration here costs a minute of the package's time,
-		// against make test's limit.
-		all := os.Getenv("RACEGEN_SUITE") == "all"
-		for i, c := range staticSuiteConfigs(all) {
-			if heavy && !all && i > 0 {
-				break
-			}
+		for _, c := range cs {
 			t.Run(name+"/"+c.mode+"/"+c.watchpoints, func(t *testing.T) {
 				if c.watchpoints == "hw" && !hw {
 					t.Skip("no hardware watchpoints on this machine")
