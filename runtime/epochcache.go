@@ -73,12 +73,33 @@ const (
 )
 
 type epochEntry struct {
-	a    uintptr // granule address
-	e    epoch
-	r, w uint8 // bytes read and written at e
-	// pr and pw are the bytes of r and w that plain accesses, not
-	// atomic ones, read and wrote: see covered.
-	pr, pw uint8
+	a uintptr // granule address
+	e epoch
+	// repeats holds, for each kind of access, in its byte (op.lane),
+	// the bytes of the granule that an access of that kind at e
+	// would repeat: the answer of covered, kept ready by note so that
+	// an access the cache answers, the commonest of a sampling period,
+	// costs a load, a shift and a comparison once the entry is found.
+	repeats uint32
+}
+
+// lane returns the position in epochEntry.repeats of the byte for o's
+// kind of access, one of the four that the epoch cache tells apart:
+// plain read 0, plain write 8, atomic read 16, atomic write 24 (opWrite
+// and opAtomic shifted to bits 3 and 4).
+func (o op) lane() uint8 { return uint8(o<<2) & 24 }
+
+// coveredKinds has, for each kind of access (op.lane/8), a 1 in the byte of each kind
+// of later access at the same epoch that its bytes make redundant, by
+// covered's rules: a plain write covers every access, a plain read plain
+// and atomic reads, an atomic write atomic accesses, an atomic read
+// atomic reads. Multiplied by an access's mask, it gives the bytes to add
+// to an entry's repeats in one step (note).
+var coveredKinds = [4]uint32{
+	0x00010001, // plain read: plain read, atomic read
+	0x01010101, // plain write: all
+	0x00010000, // atomic read: atomic read
+	0x01010000, // atomic write: atomic read, atomic write
 }
 
 type rangeEntry struct {
@@ -224,18 +245,12 @@ func (c *epochCache) growRanges(bits uint8) {
 // accesses: an atomic write does not race with another goroutine's atomic
 // access, which a plain read or write in its place would.
 func (c *epochCache) covered(a uintptr, e epoch, mask uint8, o op) bool {
-	x := c.find(a, e)
-	if x == nil {
-		return false
-	}
-	r, w := x.pr, x.pw
-	if o&opAtomic != 0 {
-		r, w = x.r, x.w
-	}
-	if o&opWrite != 0 {
-		return w&mask == mask
-	}
-	return (r|w)&mask == mask
+	// set and find, written out: through them the function is over
+	// the inliner's budget, and hookAccess inlines it. A set holds at
+	// most one entry for a granule and an epoch (note).
+	s, want := &c.granules[a>>3%epochCacheSets], uint32(mask)<<o.lane()
+	return s[0].a == a && s[0].e == e && s[0].repeats&want == want ||
+		s[1].a == a && s[1].e == e && s[1].repeats&want == want
 }
 
 // note records an access o of the bytes mask of granule a at epoch e.
@@ -251,19 +266,7 @@ func (c *epochCache) note(a uintptr, e epoch, mask uint8, o op) {
 		s[1] = s[0]
 		s[0] = epochEntry{a: a, e: e}
 	}
-	x := &s[0]
-	plain := o&opAtomic == 0
-	if o&opWrite != 0 {
-		x.w |= mask
-		if plain {
-			x.pw |= mask
-		}
-	} else {
-		x.r |= mask
-		if plain {
-			x.pr |= mask
-		}
-	}
+	s[0].repeats |= coveredKinds[o.lane()/8] * uint32(mask)
 }
 
 // epochCache returns t's epoch cache for an access in a sampling period

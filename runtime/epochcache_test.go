@@ -80,6 +80,10 @@ func TestEpochCache(t *testing.T) {
 		{"write after atomic write", awr, a, e1, 0x0f, wr, false},
 		{"read after atomic write", awr, a, e1, 0x0f, rd, false},
 		{"read after atomic read", ard, a, e1, 0x0f, rd, false},
+		{"atomic read after write", wr, a, e1, 0x0f, ard, true},
+		{"atomic read after atomic read", ard, a, e1, 0x0f, ard, true},
+		{"atomic write after read", rd, a, e1, 0x0f, awr, false},
+		{"write after atomic read", ard, a, e1, 0x0f, wr, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -63,3 +63,31 @@ func TestHooksInline(t *testing.T) {
 		t.Logf("compiler output:\n%s", out)
 	}
 }
+
+// TestAccessPathInlines checks that the functions hookAccess's first test
+// is made of inline into it, so that an access the epoch cache answers
+// makes no call: covered sits at the inliner's budget exactly, and a
+// change that puts it over adds a call, and the spills around it, to the
+// commonest access of every sampling period.
+func TestAccessPathInlines(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the compiler")
+	}
+	out, err := exec.Command(goCommand(t), "build", "-gcflags=-m", "-o", os.DevNull, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	// -m prints ": can inline NAME" at the end of a line for each
+	// function within the budget.
+	can := make(map[string]bool)
+	for _, line := range strings.Split(string(out), "\n") {
+		if _, fn, ok := strings.Cut(line, ": can inline "); ok {
+			can[fn] = true
+		}
+	}
+	for _, fn := range []string{"(*epochCache).covered", "(*thread).hotCache", "oneGranuleMask", "(*thread).epoch"} {
+		if !can[fn] {
+			t.Errorf("%s does not inline (go build -gcflags=-m=2 ./runtime says why)", fn)
+		}
+	}
+}
