@@ -321,6 +321,12 @@ func accessSlow(p unsafe.Pointer, size uintptr, site uint64, o op, obj *syncVar,
 		accessOne(t, addr, size, g, gmask, e, site, o, sample)
 		return
 	}
+	// A range's granules whose history only the goroutine's own
+	// access of the same bytes replaces take no lock (ownStep): a
+	// goroutine copying into its own buffers again after a release,
+	// 59% of the range granules of fasthttp's ServerGet at rate 1.
+	own := sample && obj == nil && cache == nil
+	gen := gcGen.Load()
 	reported := false
 	for a := g; a < end; {
 		// A page at a time, and within it a line at a time under the
@@ -333,9 +339,14 @@ func accessSlow(p unsafe.Pointer, size uintptr, site uint64, o op, obj *syncVar,
 		}
 		for a < lim {
 			// A line at a time, under its lock.
+			llim := min(lim, a&^(lineBytes-1)+lineBytes)
+			if own {
+				if a = p.ownSteps(t, a, llim, addr, end, e, site, o, gen); a == llim {
+					continue
+				}
+			}
 			var first, later conflict
 			found := false
-			llim := min(lim, a&^(lineBytes-1)+lineBytes)
 			mu := lineLock(a)
 			mu.Lock()
 			for ; a < llim; a += 8 {
@@ -371,10 +382,14 @@ func accessSlow(p unsafe.Pointer, size uintptr, site uint64, o op, obj *syncVar,
 func accessOne(t *thread, addr, size, g uintptr, gmask uint8, e epoch, site uint64, o op, sample bool) {
 	// If the granule's cell holds this goroutine's access of the same
 	// bytes in this epoch, the access is redundant, which holds says
-	// without the line's lock.
+	// without the line's lock; if the access only replaces the
+	// goroutine's own last one, ownStep records it without the lock.
 	p := shadow.peek(g)
-	if p != nil && p.present(g) && p.cell(g).holds(e, gmask, o, gcGen.Load(), sample) {
-		return
+	if p != nil && p.present(g) {
+		c, gen := p.cell(g), gcGen.Load()
+		if c.holds(e, gmask, o, gen, sample) || sample && c.ownStep(t, e, gmask, site, o, gen) {
+			return
+		}
 	}
 	if p == nil {
 		if p = shadow.pageOf(g, sample); p == nil {

@@ -1,0 +1,98 @@
+package runtime
+
+import "sync/atomic"
+
+// A goroutine that works on memory of its own accesses it again after
+// each synchronization operation: a worker that fills its buffers for
+// every request, a merge that writes its output at every level of its
+// recursion. Each release starts a new epoch, so the epoch cache and holds
+// do not answer these accesses, and each took the line's lock to replace
+// the goroutine's own last access with the same access at a later epoch.
+//
+// ownStep makes that replacement without the lock, as a compare-and-swap
+// of the one epoch that changes, when it is all that changes: the cell has
+// no extension, and its last write (for a write) or read (for a read) is
+// the goroutine's own, of the same bytes, from the same site, as atomic as
+// this one. Every other field stays as it is, so a lock holder that reads
+// the cell while the swap happens sees either state whole.
+//
+// The swap can lose a race but not invent one. Only the goroutine itself
+// stores an epoch of its slot into w or r (lock holders store their own
+// epochs, or copy the cell's into an extension; a slot that has ever been
+// shared by two live goroutines is left to the lock, and a goroutine that
+// shares the slot from now on starts past every epoch of t's so far), and
+// it is running here, so a swap that succeeds replaced the epoch it read
+// with nothing stored in between; and since the other
+// fields already describe the new access, the cell then holds its history
+// exactly as the lock's path would, except as below. A lock holder that
+// changes the cell at the same time either stores w or r after the swap,
+// replacing the new epoch by its own access (the two accesses were
+// concurrent, and their race is lost, as a race between two accesses the
+// lock orders the other way would not be), or before it, and the swap
+// fails and the access takes the lock's path. Removing the history zeroes
+// w and r before anything else can be stored in them, and the swap never
+// replaces a zero.
+//
+// What the lock's path would do differently: a write by the lock's path
+// forgets a read of its bytes (clearReads), which a swapped write leaves
+// in place when it is the goroutine's own. That read is ordered before
+// the write, which covers its bytes, so any later access that races with
+// it races with the write too and is reported with the write, which
+// checkWrite looks at first: the reports are the same. The exception is a
+// plain read under an atomic write, which a later atomic write races with
+// while the write does not: an atomic write swaps only over no read or an
+// atomic one. TestCellOwnStep checks these claims on every combination of
+// its epochs, masks and atomicity.
+func (c *cell) ownStep(t *thread, e epoch, mask uint8, site uint64, o op, gen uint32) bool {
+	// The tests that decline most accesses come first: most histories a
+	// goroutine finds are not its own.
+	at := o&opAtomic != 0
+	if o&opWrite != 0 {
+		w := epoch(atomic.LoadUint64((*uint64)(&c.w)))
+		if !t.owns(w) || c.wmask != mask || c.wsite != site || c.watomic() != at || !c.swappable(t, site, gen) {
+			return false
+		}
+		if r := epoch(atomic.LoadUint64((*uint64)(&c.r))); r != 0 && (!t.owns(r) || at && !c.ratomic()) {
+			return false
+		}
+		return atomic.CompareAndSwapUint64((*uint64)(&c.w), uint64(w), uint64(e))
+	}
+	r := epoch(atomic.LoadUint64((*uint64)(&c.r)))
+	if !t.owns(r) || c.rmask != mask || c.rsite != site || c.ratomic() != at || !c.swappable(t, site, gen) {
+		return false
+	}
+	// readStep's check of the last write, made stricter: any write not
+	// ordered before t goes to the lock's path, which reports it if
+	// it races.
+	if w := epoch(atomic.LoadUint64((*uint64)(&c.w))); w != 0 && !t.ordered(w) {
+		return false
+	}
+	return atomic.CompareAndSwapUint64((*uint64)(&c.r), uint64(r), uint64(e))
+}
+
+// swappable reports whether a history that ownStep's other tests accept
+// may be swapped: it has no extension, it has not expired by the GC
+// count gen, it has the mark of a global if site is one, and t's slot
+// has never been shared.
+func (c *cell) swappable(t *thread, site uint64, gen uint32) bool {
+	return c.x == nil && c.gen >= gen && (site&SiteGlobal == 0 || c.global()) && !wasShared(t.tid)
+}
+
+// owns reports whether e is an epoch of t's slot, not zero. Accesses at
+// such epochs are t's own or those of the slot's earlier holders, whose
+// clock t continues (slots.go), and are ordered before t's: an access of
+// t at a later epoch needs no check against them.
+func (t *thread) owns(e epoch) bool { return e != 0 && e.tid() == t.tid }
+
+// ownSteps records t's sampled access o at epoch e, of [addr, end) from
+// site, in the granules from a up to lim, which lie in p and in one line,
+// with ownStep, as long as it can: it returns the first granule it did not
+// record, or lim.
+func (p *page) ownSteps(t *thread, a, lim, addr, end uintptr, e epoch, site uint64, o op, gen uint32) uintptr {
+	for ; a < lim; a += 8 {
+		if !p.present(a) || !p.cell(a).ownStep(t, e, granuleMask(a, addr, end), site, o, gen) {
+			break
+		}
+	}
+	return a
+}

@@ -1,0 +1,127 @@
+package runtime
+
+import (
+	"fmt"
+	"testing"
+)
+
+// TestCellOwnStep checks ownStep against the lock's rules (checkWrite,
+// clearReads and recordWrite; checkRead and recordRead) on every cell
+// without an extension that the epochs, masks, sites and atomicity below
+// make, for every access the lock's path would not find redundant: where
+// ownStep records an access, the rules find no race, and every later
+// access, by a goroutine that knows any part of the two goroutines'
+// histories, finds the same race, or none, in the cell ownStep leaves as
+// in the one the rules leave.
+func TestCellOwnStep(t *testing.T) {
+	thr := &thread{tid: 1, vc: &vclock{}}
+	thr.ep.Store(uint64(mkEpoch(1, 5)))
+	thr.vc.set(2, 4) // thread 2's clock 4 happened before thr's present
+	e := thr.epoch()
+	epochs := []epoch{
+		0,
+		mkEpoch(1, 3), // thr's own, earlier
+		mkEpoch(1, 4), // thr's own, earlier still the last
+		mkEpoch(2, 4), // another thread's, ordered before
+		mkEpoch(2, 7), // another thread's, concurrent
+	}
+	masks := []uint8{0x0f, 0xf0, 0xff}
+	masksOf := func(e epoch) []uint8 {
+		if e == 0 {
+			return []uint8{0}
+		}
+		return masks
+	}
+	// Later goroutines, each knowing thr up to one clock and thread 2
+	// up to another.
+	var later []*thread
+	for _, c1 := range []uint64{0, 3, 4, 5} {
+		for _, c2 := range []uint64{0, 4, 7} {
+			u := &thread{tid: 3, vc: &vclock{}}
+			u.ep.Store(uint64(mkEpoch(3, 9)))
+			u.vc.set(1, c1)
+			u.vc.set(2, c2)
+			later = append(later, u)
+		}
+	}
+	const wsite, rsite = 10, 20
+	recorded, checked := 0, 0
+	for _, w := range epochs {
+		for _, wm := range masksOf(w) {
+			for _, r := range epochs {
+				for _, rm := range masksOf(r) {
+					for _, flags := range []cellFlags{0, cellWAtomic, cellRAtomic, cellGlobal} {
+						c0 := cell{w: w, wmask: wm, r: r, rmask: rm, wsite: wsite, rsite: rsite, gen: 3, flags: flags}
+						for _, mask := range masks {
+							for _, atomic := range []bool{false, true} {
+								for _, o := range []op{opWrite, opRead} {
+									for _, site := range []uint64{wsite, rsite, 99} {
+										if atomic {
+											o |= opAtomic
+										}
+										checked++
+										if c0.repeats(c0.w, c0.r, e, mask, o, true) {
+											continue // holds answers first
+										}
+										own := c0
+										if !own.ownStep(thr, e, mask, site, o, 3) {
+											if own != c0 {
+												t.Errorf("ownStep declined %v of %#02x at %d to %s but changed it to %s", o, mask, site, cellState(&c0), cellState(&own))
+											}
+											continue
+										}
+										recorded++
+										general := c0
+										var cf conflict
+										var found bool
+										if o&opWrite != 0 {
+											found = general.checkWrite(thr, mask, atomic, &cf)
+											general.clearReads(mask)
+											general.recordWrite(e, mask, site, atomic)
+										} else {
+											found = general.checkRead(thr, mask, atomic, &cf)
+											general.recordRead(thr, e, mask, site, atomic)
+										}
+										what := fmt.Sprintf("%v of %#02x at %d to %s", o, mask, site, cellState(&c0))
+										if found {
+											t.Errorf("%s: ownStep recorded it, but it races with %+v", what, cf)
+										}
+										compareLater(t, what, later, &general, &own)
+										general.drop()
+										own.drop()
+									}
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	if recorded < 100 || recorded == checked {
+		t.Fatalf("ownStep recorded %d of %d accesses: the combinations above should give more, and not all", recorded, checked)
+	}
+}
+
+// compareLater reports a later access, by any of the goroutines later, that
+// finds a different race, or none, in the cell own than in general.
+func compareLater(t *testing.T, what string, later []*thread, general, own *cell) {
+	t.Helper()
+	for _, u := range later {
+		for _, mask := range []uint8{0x0f, 0xf0, 0xff} {
+			for _, atomic := range []bool{false, true} {
+				var cfg, cfo conflict
+				fg, fo := general.checkWrite(u, mask, atomic, &cfg), own.checkWrite(u, mask, atomic, &cfo)
+				if fg != fo || fg && cfg != cfo {
+					t.Errorf("%s: a later write of %#02x (atomic %v) by a goroutine knowing %v finds %v %+v after the lock's rules, %v %+v after ownStep\nrules leave   %s\nownStep leaves %s",
+						what, mask, atomic, u.vc.c, fg, cfg, fo, cfo, cellState(general), cellState(own))
+				}
+				fg, fo = general.checkRead(u, mask, atomic, &cfg), own.checkRead(u, mask, atomic, &cfo)
+				if fg != fo || fg && cfg != cfo {
+					t.Errorf("%s: a later read of %#02x (atomic %v) by a goroutine knowing %v finds %v %+v after the lock's rules, %v %+v after ownStep",
+						what, mask, atomic, u.vc.c, fg, cfg, fo, cfo)
+				}
+			}
+		}
+	}
+}
