@@ -113,10 +113,11 @@ func onStack(t *thread, c *Ctx) bool {
 // It tests first for the commonest access of a sampling period, and
 // answers it without a call: a goroutine whose function's Ctx is filled,
 // whose epoch cache serves the period (hotCache) and holds the bytes
-// accessed (covered, inlined). bench/ops's SameWord, whose four accesses
-// an iteration are all such, took 123 instructions an access through
-// sampledOne and covered, calls that made the function spill its
-// arguments on entry. Everything else goes to hookSlow.
+// accessed (covered, inlined). Such accesses took 123 instructions each
+// in bench/ops's SameWord (three of its four accesses an iteration) when
+// they went on to sampledOne and covered, calls that made this function
+// spill its arguments on entry; they take about 60 now. Everything else
+// goes to hookSlow.
 //
 //go:noinline
 func hookAccess(p unsafe.Pointer, n uintptr, site uint64, o op, c *Ctx) {
@@ -187,10 +188,10 @@ func (t *thread) hotCache() *epochCache {
 
 // sampledMiss is accessSlow for the most common access of a sampling
 // period, which hookAccess has found to be one and the epoch cache ec
-// does not answer: within granule g, the bytes mask, non-empty, at
-// t's epoch e, by a goroutine whose cache serves the period (hotCache). It goes to
-// the shadow without the calls of accessGated and accessSlow, whose
-// tests these facts answer. (msort's BenchmarkSort at rate 1: 498 ms an
+// does not answer: within granule g, the bytes mask, non-empty, at t's
+// epoch e, by a goroutine whose cache serves the period (hotCache). It
+// goes to the shadow without the calls of accessGated and accessSlow,
+// whose tests these facts answer. (msort's BenchmarkSort at rate 1: 498 ms an
 // operation when hookAccess asked the cache and left the rest to those
 // calls, 444 ms with this path, medians of 6 alternating runs.)
 func sampledMiss(p unsafe.Pointer, n uintptr, site uint64, o op, t *thread, ec *epochCache, g uintptr, mask uint8, e epoch) {

@@ -15,21 +15,19 @@ import "sync/atomic"
 // the goroutine's own, of the same bytes, from the same site, as atomic as
 // this one. Every other field stays as it is, so a lock holder that reads
 // the cell while the swap happens sees either state whole.
-//
 // The swap can lose a race but not invent one. Only the goroutine itself
 // stores an epoch of its slot into w or r (lock holders store their own
 // epochs, or copy the cell's into an extension; a slot that has ever been
 // shared by two live goroutines is left to the lock, and a goroutine that
 // shares the slot from now on starts past every epoch of t's so far), and
 // it is running here, so a swap that succeeds replaced the epoch it read
-// with nothing stored in between; and since the other
-// fields already describe the new access, the cell then holds its history
-// exactly as the lock's path would, except as below. A lock holder that
+// with nothing stored in between; and since the other fields already
+// describe the new access, the cell then holds its history exactly as the
+// lock's path would, except as below. A lock holder that
 // changes the cell at the same time either stores w or r after the swap,
 // replacing the new epoch by its own access (the two accesses were
-// concurrent, and their race is lost, as a race between two accesses the
-// lock orders the other way would not be), or before it, and the swap
-// fails and the access takes the lock's path. Removing the history zeroes
+// concurrent, and a race between them is lost), or before it, and the
+// swap fails and the access takes the lock's path. Removing the history zeroes
 // w and r before anything else can be stored in them, and the swap never
 // replaces a zero.
 //
@@ -43,6 +41,12 @@ import "sync/atomic"
 // while the write does not: an atomic write swaps only over no read or an
 // atomic one. TestCellOwnStep checks these claims on every combination of
 // its epochs, masks and atomicity.
+
+// ownStep records t's sampled access o of the bytes mask at epoch e from
+// site without the line's lock, and reports whether it did: only when the
+// access replaces t's own last access of its kind, as above. gen is the
+// GC count (gcGen) the caller loaded. When it reports false nothing has
+// changed, and the caller takes the lock's path.
 func (c *cell) ownStep(t *thread, e epoch, mask uint8, site uint64, o op, gen uint32) bool {
 	// The tests that decline most accesses come first: most histories a
 	// goroutine finds are not its own.

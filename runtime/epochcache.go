@@ -89,9 +89,9 @@ type epochEntry struct {
 // and opAtomic shifted to bits 3 and 4).
 func (o op) lane() uint8 { return uint8(o<<2) & 24 }
 
-// coveredKinds has, for each kind of access (op.lane/8), a 1 in the byte of each kind
-// of later access at the same epoch that its bytes make redundant, by
-// covered's rules: a plain write covers every access, a plain read plain
+// coveredKinds has, for each kind of access (op.lane/8), a 1 in the byte
+// of each kind of later access at the same epoch that its bytes make
+// redundant, by covered's rules: a plain write covers every access, a plain read plain
 // and atomic reads, an atomic write atomic accesses, an atomic read
 // atomic reads. Multiplied by an access's mask, it gives the bytes to add
 // to an entry's repeats in one step (note).
