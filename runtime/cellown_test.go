@@ -15,9 +15,7 @@ import (
 // that knows any part of the two goroutines' histories, finds the same
 // race, or none, in the cell ownStep leaves as in the one the rules leave.
 func TestCellOwnStep(t *testing.T) {
-	thr := &thread{tid: 1, vc: &vclock{}}
-	thr.ep.Store(uint64(mkEpoch(1, 5)))
-	thr.vc.set(2, 4) // thread 2's clock 4 happened before thr's present
+	thr := stepThread()
 	e := thr.epoch()
 	epochs := []epoch{
 		0,
@@ -28,12 +26,6 @@ func TestCellOwnStep(t *testing.T) {
 		mkEpoch(2, 7), // another thread's, concurrent
 	}
 	masks := []uint8{0x0f, 0xf0, 0xff}
-	masksOf := func(e epoch) []uint8 {
-		if e == 0 {
-			return []uint8{0}
-		}
-		return masks
-	}
 	// Later goroutines, each knowing thr up to one clock and thread 2
 	// up to another.
 	var later []*thread
@@ -46,55 +38,14 @@ func TestCellOwnStep(t *testing.T) {
 			later = append(later, u)
 		}
 	}
-	const wsite, rsite = 10, 20
 	recorded, checked := 0, 0
-	for _, w := range epochs {
-		for _, wm := range masksOf(w) {
-			for _, r := range epochs {
-				for _, rm := range masksOf(r) {
-					for _, flags := range []cellFlags{0, cellWAtomic, cellRAtomic, cellGlobal} {
-						c0 := cell{w: w, wmask: wm, r: r, rmask: rm, wsite: wsite, rsite: rsite, gen: 3, flags: flags}
-						for _, mask := range masks {
-							for _, atomic := range []bool{false, true} {
-								for _, o := range []op{opWrite, opRead} {
-									for _, site := range []uint64{wsite, rsite, 99} {
-										if atomic {
-											o |= opAtomic
-										}
-										checked++
-										own := c0
-										if !own.ownStep(thr, e, mask, site, o, 3) {
-											if own != c0 {
-												t.Errorf("ownStep declined %v of %#02x at %d to %s but changed it to %s", o, mask, site, cellState(&c0), cellState(&own))
-											}
-											continue
-										}
-										recorded++
-										general := c0
-										var cf conflict
-										var found bool
-										switch {
-										case c0.repeats(c0.w, c0.r, e, mask, o, true):
-											// Same epoch: the rule changes nothing.
-										case o&opWrite != 0:
-											found = general.checkWrite(thr, mask, atomic, &cf)
-											general.clearReads(mask)
-											general.recordWrite(e, mask, site, atomic)
-										default:
-											found = general.checkRead(thr, mask, atomic, &cf)
-											general.recordRead(thr, e, mask, site, atomic)
-										}
-										what := fmt.Sprintf("%v of %#02x at %d to %s", o, mask, site, cellState(&c0))
-										if found {
-											t.Errorf("%s: ownStep recorded it, but it races with %+v", what, cf)
-										}
-										compareLater(t, what, later, &general, &own)
-										general.drop()
-										own.drop()
-									}
-								}
-							}
-						}
+	for _, c0 := range stepCells(epochs, masks, []cellFlags{0, cellWAtomic, cellRAtomic, cellGlobal}) {
+		for _, mask := range masks {
+			for _, o := range []op{opRead, opWrite, opRead | opAtomic, opWrite | opAtomic} {
+				for _, site := range []uint64{stepWSite, stepRSite, 99} {
+					checked++
+					if checkOwnStep(t, thr, later, c0, mask, site, o) {
+						recorded++
 					}
 				}
 			}
@@ -103,6 +54,45 @@ func TestCellOwnStep(t *testing.T) {
 	if recorded < 100 || recorded == checked {
 		t.Fatalf("ownStep recorded %d of %d accesses: the combinations above should give more, and not all", recorded, checked)
 	}
+}
+
+// checkOwnStep gives ownStep thr's access o of the bytes mask from site to
+// a copy of c0, and reports whether it recorded it. If it did not, the
+// copy must be unchanged; if it did, the lock's rules must find no race,
+// and the goroutines later must find the same races in the copy as in the
+// cell the rules leave (compareLater).
+func checkOwnStep(t *testing.T, thr *thread, later []*thread, c0 cell, mask uint8, site uint64, o op) bool {
+	t.Helper()
+	e, atomic := thr.epoch(), o&opAtomic != 0
+	own := c0
+	if !own.ownStep(thr, e, mask, site, o, 3) {
+		if own != c0 {
+			t.Errorf("ownStep declined %v of %#02x at %d to %s but changed it to %s", o, mask, site, cellState(&c0), cellState(&own))
+		}
+		return false
+	}
+	general := c0
+	var cf conflict
+	var found bool
+	switch {
+	case c0.repeats(c0.w, c0.r, e, mask, o, true):
+		// Same epoch: the rule changes nothing.
+	case o&opWrite != 0:
+		found = general.checkWrite(thr, mask, atomic, &cf)
+		general.clearReads(mask)
+		general.recordWrite(e, mask, site, atomic)
+	default:
+		found = general.checkRead(thr, mask, atomic, &cf)
+		general.recordRead(thr, e, mask, site, atomic)
+	}
+	what := fmt.Sprintf("%v of %#02x at %d to %s", o, mask, site, cellState(&c0))
+	if found {
+		t.Errorf("%s: ownStep recorded it, but it races with %+v", what, cf)
+	}
+	compareLater(t, what, later, &general, &own)
+	general.drop()
+	own.drop()
+	return true
 }
 
 // compareLater reports a later access, by any of the goroutines later, that

@@ -11,9 +11,7 @@ import (
 // and atomicity below make, for every access accessGranule would give
 // them: the same conflict, and the same history afterwards.
 func TestCellSteps(t *testing.T) {
-	thr := &thread{tid: 1, vc: &vclock{}}
-	thr.ep.Store(uint64(mkEpoch(1, 5)))
-	thr.vc.set(2, 4) // thread 2's clock 4 happened before thr's present
+	thr := stepThread()
 	e := thr.epoch()
 	epochs := []epoch{
 		0,
@@ -24,24 +22,7 @@ func TestCellSteps(t *testing.T) {
 		mkEpoch(3, 1), // a thread thr knows nothing of
 	}
 	masks := []uint8{0x01, 0x0f, 0xf0, 0x3c, 0xff}
-	masksOf := func(e epoch) []uint8 {
-		if e == 0 {
-			return []uint8{0} // no access, no bytes
-		}
-		return masks
-	}
-	var cells []cell
-	for _, w := range epochs {
-		for _, wm := range masksOf(w) {
-			for _, r := range epochs {
-				for _, rm := range masksOf(r) {
-					for _, flags := range []cellFlags{0, cellWAtomic, cellRAtomic, cellWAtomic | cellRAtomic, cellGlobal} {
-						cells = append(cells, cell{w: w, wmask: wm, r: r, rmask: rm, wsite: 10, rsite: 20, gen: 3, flags: flags})
-					}
-				}
-			}
-		}
-	}
+	cells := stepCells(epochs, masks, []cellFlags{0, cellWAtomic, cellRAtomic, cellWAtomic | cellRAtomic, cellGlobal})
 	checked := 0
 	for _, c0 := range cells {
 		for _, mask := range masks {
@@ -71,6 +52,44 @@ func TestCellSteps(t *testing.T) {
 	if checked < 10000 {
 		t.Fatalf("checked %d accesses; the combinations above should give more", checked)
 	}
+}
+
+// stepThread returns the goroutine state the cell tests make accesses
+// as: slot 1 at clock 5, which knows slot 2 up to clock 4.
+func stepThread() *thread {
+	thr := &thread{tid: 1, vc: &vclock{}}
+	thr.ep.Store(uint64(mkEpoch(1, 5)))
+	thr.vc.set(2, 4) // thread 2's clock 4 happened before thr's present
+	return thr
+}
+
+// The sites of the last write and the last read of stepCells' cells.
+const stepWSite, stepRSite = 10, 20
+
+// stepCells returns every cell without an extension whose last write and
+// last read are each at one of epochs, of one of masks (of no bytes at
+// epoch 0, no access), from stepWSite and stepRSite, begun at GC count 3,
+// with each of flags.
+func stepCells(epochs []epoch, masks []uint8, flags []cellFlags) []cell {
+	masksOf := func(e epoch) []uint8 {
+		if e == 0 {
+			return []uint8{0} // no access, no bytes
+		}
+		return masks
+	}
+	var cells []cell
+	for _, w := range epochs {
+		for _, wm := range masksOf(w) {
+			for _, r := range epochs {
+				for _, rm := range masksOf(r) {
+					for _, f := range flags {
+						cells = append(cells, cell{w: w, wmask: wm, r: r, rmask: rm, wsite: stepWSite, rsite: stepRSite, gen: 3, flags: f})
+					}
+				}
+			}
+		}
+	}
+	return cells
 }
 
 // compareSteps reports a difference between the general rules' result
