@@ -7,10 +7,12 @@ import (
 )
 
 // purePackages lists standard library packages whose package-level
-// functions neither start goroutines, nor store their arguments anywhere
-// but in the values they return, nor call methods of their arguments
-// (function arguments, as in strings.Map, are called synchronously).
-// Calls to them therefore do not make their arguments escape.
+// functions only compute: they neither start goroutines nor synchronize,
+// nor store their arguments anywhere but in the values they return, nor
+// call methods of their arguments (function arguments, as in strings.Map,
+// are called synchronously). Calls to them therefore do not make their
+// arguments escape, and, without function arguments, wait for no other
+// goroutine (Computations).
 var purePackages = map[string]bool{
 	"bytes":         true,
 	"math":          true,
@@ -22,13 +24,22 @@ var purePackages = map[string]bool{
 	"unicode/utf8":  true,
 }
 
-// isPure reports whether fn is a package-level function of a package in
-// purePackages. Methods are excluded: bytes.Buffer, strings.Builder and
-// strings.Reader methods keep their arguments in their receivers.
-func isPure(fn *ssa.Function) bool {
-	obj, ok := fn.Object().(*types.Func)
-	if !ok || obj.Pkg() == nil || fn.Signature.Recv() != nil {
+// pureFunc reports whether fn is a package-level function of a package
+// in purePackages. Methods are excluded: bytes.Buffer, strings.Builder
+// and strings.Reader methods keep their arguments in their receivers.
+func pureFunc(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil {
 		return false
 	}
-	return purePackages[obj.Pkg().Path()]
+	if sig, ok := fn.Type().(*types.Signature); !ok || sig.Recv() != nil {
+		return false
+	}
+	return purePackages[fn.Pkg().Path()]
+}
+
+// isPure reports whether fn is a package-level function of a package in
+// purePackages (pureFunc).
+func isPure(fn *ssa.Function) bool {
+	obj, ok := fn.Object().(*types.Func)
+	return ok && fn.Signature.Recv() == nil && pureFunc(obj)
 }

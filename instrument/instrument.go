@@ -124,6 +124,7 @@ func Package(fset *token.FileSet, files []*ast.File, pkg *types.Package, info *t
 		info: info,
 		cfg:  cfg,
 		vars: analysis.NewVariables(files, pkg, info),
+		comp: analysis.NewComputations(files, info),
 		key:  pkgKey(pkg.Path()),
 	}
 	p.initTimers(files)
@@ -162,6 +163,7 @@ type pkgRewriter struct {
 	info      *types.Info
 	cfg       *Config
 	vars      *analysis.Variables
+	comp      *analysis.Computations // which loops may be versioned (version.go)
 	key       uint32
 	sites     []site
 	dropped   int

@@ -11,8 +11,9 @@ import (
 // Loop versioning. A hook costs a load and a branch while the detector is
 // idle (no sampling period on, no access history anywhere), but in a
 // tight loop that is still several times the work of the loop itself. So
-// a loop that only computes, with no synchronization and no calls in it,
-// is emitted twice:
+// a loop that only computes (analysis.Computations: no synchronization,
+// and no calls but of builtins, conversions and the package's functions
+// that only compute) is emitted twice:
 //
 //	if racegenrt.Idle() {
 //		for ... { original body }
@@ -26,15 +27,19 @@ import (
 // nor recorded. If a sampling period starts while the loop runs, the rest
 // of the loop is not sampled, which can cost a detection, never a false
 // report: skipping accesses removes no happens-before edge, and the loop
-// has no synchronization to skip. Without calls, how long that lasts is
-// bounded by the loop's own work.
+// has no synchronization to skip. How long that lasts is bounded by the
+// loop's own work, since nothing in it waits for another goroutine. The
+// functions it calls are instrumented as usual and ask the detector
+// themselves. A return, break or continue leaves either copy as it
+// leaves the loop; a return statement, or a call of panic, may call any
+// function, such as fmt.Errorf on an error path, since the loop has
+// ended when the call runs.
 //
-// A loop qualifies if it is not labeled, has no return, goto, labeled
-// break or continue, function literal, go, defer, select, channel
-// operation or call other than to builtins and conversions, does not
-// range over a channel or function, and its rewrite calls no runtime
-// function but the access hooks. Static and collide builds, which have no
-// per-access hooks on most sites, are not versioned.
+// A loop qualifies if it only computes, is not labeled, has no label or
+// goto in it, and its rewrite calls no runtime function but the access
+// hooks (a return from main, which must flush the detector's reports,
+// does). Static and collide builds, which have no per-access hooks on
+// most sites, are not versioned.
 
 // plainLoop returns a copy of the loop s, taken before s is rewritten, if
 // s may be versioned, or nil.
@@ -47,7 +52,7 @@ func (fr *fileRewriter) plainLoop(s dst.Stmt) dst.Stmt {
 	default:
 		return nil
 	}
-	if !fr.computesOnly(s) { // which also rejects ranges over channels and functions
+	if !fr.computesOnly(s) {
 		return nil
 	}
 	c := dst.Clone(s).(dst.Stmt)
@@ -55,55 +60,27 @@ func (fr *fileRewriter) plainLoop(s dst.Stmt) dst.Stmt {
 	return c
 }
 
-// computesOnly reports whether the loop s has none of the statements and
-// expressions that disqualify it from versioning.
+// computesOnly reports whether the loop s only computes until it is left
+// (analysis.Computations.LoopComputes) and can be copied: a label in it, or a goto,
+// would be defined twice or jump into the other copy. A labeled break or
+// continue is to a label outside, since none is inside, and means the
+// same in either copy.
 func (fr *fileRewriter) computesOnly(s dst.Stmt) bool {
-	ok := true
-	dst.Inspect(s, func(n dst.Node) bool {
-		if !ok {
-			return false
-		}
+	a, ok := fr.dec.Ast.Nodes[s].(ast.Stmt)
+	if !ok || !fr.comp.LoopComputes(a) {
+		return false
+	}
+	copyable := true
+	ast.Inspect(a, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *dst.ReturnStmt, *dst.LabeledStmt, *dst.FuncLit, *dst.GoStmt, *dst.DeferStmt,
-			*dst.SelectStmt, *dst.SendStmt:
-			ok = false
-		case *dst.BranchStmt:
-			ok = n.Label == nil && n.Tok != token.GOTO
-		case *dst.UnaryExpr:
-			ok = n.Op != token.ARROW
-		case *dst.RangeStmt:
-			if a, isRange := fr.dec.Ast.Nodes[n].(*ast.RangeStmt); !isRange {
-				ok = false
-			} else {
-				switch fr.info.TypeOf(a.X).Underlying().(type) {
-				case *types.Chan, *types.Signature:
-					ok = false
-				}
-			}
-		case *dst.CallExpr:
-			ok = fr.builtinOrConversion(n)
+		case *ast.LabeledStmt:
+			copyable = false
+		case *ast.BranchStmt:
+			copyable = copyable && n.Tok != token.GOTO
 		}
-		return ok
+		return copyable
 	})
-	return ok
-}
-
-// builtinOrConversion reports whether the call c is a call of a builtin
-// function (other than panic, recover and the print functions, which do
-// more than compute) or a conversion.
-func (fr *fileRewriter) builtinOrConversion(c *dst.CallExpr) bool {
-	a, ok := fr.dec.Ast.Nodes[c].(*ast.CallExpr)
-	if !ok {
-		return false
-	}
-	conv, builtin := fr.callee(a)
-	switch builtin {
-	case "":
-		return conv != nil
-	case "panic", "recover", "print", "println":
-		return false
-	}
-	return true
+	return copyable
 }
 
 // callee tells what the call c calls: the type a conversion converts to,

@@ -32,14 +32,15 @@ func sum() (t int) {
 
 func work() {}
 
-// Not versioned: each loop synchronizes, calls, returns, has a label, a
-// function literal or a channel operation, or has no hook.
-func mixed(n int) int {
-	for i := 0; i < n; i++ {
-		mu.Lock()
-		g[i]++
-		mu.Unlock()
-	}
+func step(i int) int { work(); return i + 1 }
+
+func lock() { mu.Lock() }
+
+func callsLock() { work(); lock() }
+
+// Versioned too: the loops return, break to a label outside them, or
+// call functions that only compute.
+func leaves(n int) int {
 	for i := range g {
 		g[i]++
 		work()
@@ -57,6 +58,33 @@ outer:
 			}
 		}
 	}
+	for i := 0; i < n; i = step(i) {
+		g[i] = i
+	}
+	return 0
+}
+
+// Not versioned: each loop synchronizes, calls a function that does, has a
+// label in it, a function literal or a channel operation, or has no
+// hook; a labeled loop is not versioned itself.
+func mixed(n int) int {
+	for i := 0; i < n; i++ {
+		mu.Lock()
+		g[i]++
+		mu.Unlock()
+	}
+	for i := range g {
+		g[i]++
+		callsLock()
+	}
+	for i := range g {
+	inner:
+		for range g {
+			if g[i] > 2 {
+				break inner
+			}
+		}
+	}
 	for i := range g {
 		f := func() { g[i]++ }
 		f()
@@ -67,6 +95,12 @@ outer:
 	for v := range ch {
 		g[0] = v
 	}
+	for i := range g {
+		if g[i] > 0 {
+			goto done
+		}
+	}
+done:
 	x := 0
 	for i := 0; i < n; i++ {
 		x += i

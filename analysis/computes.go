@@ -1,0 +1,227 @@
+package analysis
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// Computations tells which code of a package only computes: it neither
+// synchronizes nor blocks, starts no goroutine, defers nothing, and calls
+// nothing but builtins that compute, conversions, and functions and
+// methods of the package that only compute themselves. The instrumenter
+// versions the loops that only compute: it runs a copy without access
+// hooks while the detector is idle, and the copy's accesses go unrecorded
+// until the loop ends. Such a loop ends after its own work, never after
+// another goroutine's, so a sampling period that starts meanwhile misses
+// a bounded stretch of it, and since nothing in it synchronizes, no
+// happens-before edge is lost.
+//
+// A function only computes if its body does, the calls in it being to
+// functions that only compute; recursion among such functions is
+// allowed, as it waits for nothing. So are calls of the standard
+// library's functions that only compute (purePackages), such as
+// bytes.Equal. Calls through interfaces and function values, and of
+// other packages' functions, are not: which code they run is not known
+// here. Computations is immutable and safe for
+// concurrent use.
+type Computations struct {
+	info *types.Info
+	// funcs holds the functions and methods of the package, by their
+	// generic origin, whose bodies only compute.
+	funcs map[*types.Func]bool
+}
+
+// NewComputations finds the functions of the package made of files,
+// type-checked with info (Types, Defs, Uses, Selections), that only
+// compute.
+func NewComputations(files []*ast.File, info *types.Info) *Computations {
+	c := &Computations{info: info, funcs: make(map[*types.Func]bool)}
+	bodies := make(map[*types.Func]*ast.BlockStmt)
+	for _, f := range files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if fn, ok := info.Defs[fd.Name].(*types.Func); ok {
+					bodies[fn] = fd.Body
+					c.funcs[fn] = false // known, so that calls of it count
+				}
+			}
+		}
+	}
+	// callees holds, for each function whose body computes but for its
+	// calls, the functions of the package it calls.
+	callees := make(map[*types.Func][]*types.Func)
+	for fn, body := range bodies {
+		var calls []*types.Func
+		if c.computes(body, false, &calls) {
+			callees[fn] = calls
+		}
+	}
+	for fn := range callees {
+		c.funcs[fn] = true
+	}
+	// The greatest fixed point: drop every function that calls one
+	// not in the set, until none does.
+	for changed := true; changed; {
+		changed = false
+		for fn, calls := range callees {
+			if !c.funcs[fn] {
+				continue
+			}
+			for _, g := range calls {
+				if !c.funcs[g] {
+					c.funcs[fn] = false
+					changed = true
+					break
+				}
+			}
+		}
+	}
+	return c
+}
+
+// ComputesOnly reports whether the statement or expression n only
+// computes: see Computations.
+func (c *Computations) ComputesOnly(n ast.Node) bool {
+	return c.only(n, false)
+}
+
+// LoopComputes reports whether the loop s only computes until it is
+// left: like ComputesOnly, except that the statements by which it leaves
+// the function, a return statement or a call of panic, may call any
+// function. When such a call runs, the loop has ended but for the rest of
+// its statement; the callee is instrumented as usual, and records its own
+// synchronization. A synchronization operation written in the statement
+// itself, like a receive, is still not allowed.
+func (c *Computations) LoopComputes(s ast.Stmt) bool {
+	switch s.(type) {
+	case *ast.ForStmt, *ast.RangeStmt:
+		return c.only(s, true)
+	}
+	return false
+}
+
+func (c *Computations) only(n ast.Node, exits bool) bool {
+	var calls []*types.Func
+	if !c.computes(n, exits, &calls) {
+		return false
+	}
+	for _, fn := range calls {
+		if !c.funcs[fn] {
+			return false
+		}
+	}
+	return true
+}
+
+// computes reports whether n only computes, assuming that the functions
+// of the package it calls, which it appends to calls, do. With exits,
+// calls in return statements and calls of panic are allowed too.
+func (c *Computations) computes(n ast.Node, exits bool, calls *[]*types.Func) bool {
+	ok := true
+	var exit ast.Node // the exit statement being inspected, if any
+	ast.Inspect(n, func(n ast.Node) bool {
+		if !ok || n == nil {
+			return false
+		}
+		if exit != nil && n.Pos() >= exit.End() {
+			exit = nil
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit, *ast.GoStmt, *ast.DeferStmt, *ast.SelectStmt, *ast.SendStmt:
+			ok = false
+		case *ast.UnaryExpr:
+			ok = n.Op != token.ARROW
+		case *ast.RangeStmt:
+			switch CoreType(c.info.TypeOf(n.X)).(type) {
+			case *types.Chan, *types.Signature, nil:
+				ok = false // a receive, an iterator's calls, or unknown
+			}
+		case *ast.ReturnStmt:
+			if exits && exit == nil {
+				exit = n
+			}
+		case *ast.ExprStmt:
+			if exits && exit == nil && c.isPanic(n.X) {
+				exit = n
+			}
+		case *ast.CallExpr:
+			ok = exit != nil || c.call(n, calls)
+		}
+		return ok
+	})
+	return ok
+}
+
+// isPanic reports whether e is a call of the builtin panic.
+func (c *Computations) isPanic(e ast.Expr) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	b, ok := c.info.Uses[id].(*types.Builtin)
+	return ok && b.Name() == "panic"
+}
+
+// call reports whether the call e may be part of code that only
+// computes: a conversion, a builtin other than panic, recover and the
+// print functions (which do more than compute), a static call of a
+// function or method of the package, which it appends to calls, or a
+// call of a standard library function that only computes (pureFunc)
+// with no function among its arguments.
+func (c *Computations) call(e *ast.CallExpr, calls *[]*types.Func) bool {
+	fun := ast.Unparen(e.Fun)
+	if tv, ok := c.info.Types[fun]; ok && tv.IsType() {
+		return true // a conversion
+	}
+	switch x := fun.(type) {
+	case *ast.IndexExpr: // an explicit instantiation, f[T](...)
+		fun = x.X
+	case *ast.IndexListExpr:
+		fun = x.X
+	}
+	var obj types.Object
+	switch x := ast.Unparen(fun).(type) {
+	case *ast.Ident:
+		obj = c.info.Uses[x]
+	case *ast.SelectorExpr:
+		if sel, ok := c.info.Selections[x]; ok {
+			if sel.Kind() == types.FieldVal {
+				return false // a function-valued field
+			}
+			obj = sel.Obj()
+		} else {
+			obj = c.info.Uses[x.Sel] // a qualified identifier
+		}
+	}
+	switch obj := obj.(type) {
+	case *types.Builtin:
+		switch obj.Name() {
+		case "panic", "recover", "print", "println":
+			return false
+		}
+		return true
+	case *types.Func:
+		fn := obj.Origin()
+		if _, known := c.funcs[fn]; known {
+			*calls = append(*calls, fn)
+			return true
+		}
+		// A function of the standard library that only computes, if
+		// it is given no function to call.
+		if !pureFunc(fn) {
+			return false // an interface's method, or unknown code
+		}
+		for _, a := range e.Args {
+			if _, isFunc := CoreType(c.info.TypeOf(a)).(*types.Signature); isFunc {
+				return false
+			}
+		}
+		return true
+	}
+	return false // a function value
+}

@@ -1,0 +1,267 @@
+package analysis_test
+
+import (
+	"go/ast"
+	"go/token"
+	"strings"
+	"testing"
+
+	"github.com/racegen/racegen/analysis"
+)
+
+// computesSrc marks each function whose body only computes with a
+// "// computes" comment on its first line.
+const computesSrc = `package p
+
+import (
+	"strings"
+	"sync"
+)
+
+type T struct {
+	n  int
+	f  func()
+	mu sync.Mutex
+	s  []int
+}
+
+type I interface{ M() }
+
+var (
+	g  []int
+	ch = make(chan int)
+	fv = leaf
+)
+
+func leaf() {} // computes
+
+func loops(s []int) (t int) { // computes
+	for i := range s {
+		if s[i] < 0 {
+			return i
+		}
+		t += min(s[i], 3) + len(s)
+	}
+	for i := 0; i < t; i++ {
+		g = append(g, int(byte(i)))
+	}
+	return t
+}
+
+func calls() int { leaf(); return loops(g) } // computes
+
+func (t *T) method() int { return t.n } // computes
+
+func methodCall(t *T) int { return t.method() + (*T).method(t) } // computes
+
+func labels(s []int) { // computes
+outer:
+	for range s {
+		for range s {
+			break outer
+		}
+	}
+	goto end
+end:
+}
+
+func even(n int) bool { return n == 0 || odd(n-1) } // computes
+
+func odd(n int) bool { return n != 0 && even(n-1) } // computes
+
+func generic[E any](s []E) int { return len(s) } // computes
+
+func instantiated() int { return generic(g) + generic[int](nil) } // computes
+
+func locks(t *T) { t.mu.Lock() }
+
+func callsLocks(t *T) { leaf(); locks(t) }
+
+func callsCallsLocks(t *T) { callsLocks(t) }
+
+func recursesIntoLocks(t *T, n int) {
+	if n > 0 {
+		recursesIntoLocks(t, n-1)
+	}
+	callsLocks(t)
+}
+
+func pureCall(s string) int { return strings.Index(s, "x") } // computes
+
+func pureCallWithFunc(s string) string { return strings.Map(mapRune, s) }
+
+func mapRune(r rune) rune { return r } // computes
+
+func otherPackageMethod(b *strings.Builder) { b.WriteByte('x') }
+
+func otherPackage() { sync.OnceFunc(leaf) }
+
+func field(t *T) { t.f() }
+
+func value() { fv() }
+
+func iface(i I) { i.M() }
+
+func send() { ch <- 1 }
+
+func receive() int { return <-ch }
+
+func rangeChan() {
+	for range ch {
+	}
+}
+
+func rangeFunc(seq func(func(int) bool)) {
+	for range seq {
+	}
+}
+
+func goes() { go leaf() }
+
+func defers() { defer leaf() }
+
+func closure() { _ = func() {} }
+
+func selects() {
+	select {}
+}
+
+func panics() { panic("x") }
+
+func prints() { println() }
+
+func recovers() { recover() }
+
+func asm()
+
+func callsAsm() { asm() }
+`
+
+// TestComputations checks which functions of computesSrc only compute.
+func TestComputations(t *testing.T) {
+	p := loadSource(t, computesSrc, "go1.26")
+	c := analysis.NewComputations(p.files, p.info)
+	f := p.files[0]
+	marked := computesMarks(p.fset, f)
+	n := 0
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Body == nil {
+			continue
+		}
+		n++
+		want := marked[p.fset.Position(fd.Pos()).Line]
+		if got := c.ComputesOnly(fd.Body); got != want {
+			t.Errorf("%s: ComputesOnly = %v, want %v", fd.Name.Name, got, want)
+		}
+	}
+	if n < 20 || len(marked) < 10 {
+		t.Fatalf("found %d functions, %d marked: the source lost its cases", n, len(marked))
+	}
+}
+
+// computesMarks returns the lines of f that end in a "// computes"
+// comment.
+func computesMarks(fset *token.FileSet, f *ast.File) map[int]bool {
+	marked := make(map[int]bool)
+	for _, cg := range f.Comments {
+		for _, cm := range cg.List {
+			if strings.TrimSpace(strings.TrimPrefix(cm.Text, "//")) == "computes" {
+				marked[fset.Position(cm.Pos()).Line] = true
+			}
+		}
+	}
+	return marked
+}
+
+// loopsSrc marks each loop that only computes until it is left with a
+// "// computes" comment on its first line.
+const loopsSrc = `package p
+
+import (
+	"fmt"
+	"sync"
+)
+
+var (
+	g  []byte
+	mu sync.Mutex
+	ch = make(chan int)
+)
+
+func valid(b byte) bool { return b < 128 } // computes
+
+func loops() (int, error) {
+	for i, b := range g { // computes
+		if !valid(b) {
+			return 0, fmt.Errorf("invalid byte %q at %d", b, i)
+		}
+	}
+	for _, b := range g { // computes
+		if b == 0 {
+			panic(fmt.Sprint("zero"))
+		}
+	}
+	for i := range g { // computes
+		if g[i] == 1 {
+			return i, nil
+		}
+	}
+	for i := range g {
+		if g[i] == 2 {
+			fmt.Println("two")
+			return i, nil
+		}
+	}
+	for i := range g {
+		if g[i] == 3 {
+			err := fmt.Errorf("three")
+			return i, err
+		}
+	}
+	for i := range g {
+		if g[i] == 4 {
+			return <-ch, nil
+		}
+	}
+	for range g {
+		if !mu.TryLock() {
+			return 0, nil
+		}
+	}
+	for range g {
+		fmt.Sprint(g)
+	}
+	return 0, nil
+}
+`
+
+// TestLoopComputes checks which loops of loopsSrc only compute until
+// they are left.
+func TestLoopComputes(t *testing.T) {
+	p := loadSource(t, loopsSrc, "go1.26")
+	c := analysis.NewComputations(p.files, p.info)
+	f := p.files[0]
+	marked := computesMarks(p.fset, f)
+	n := 0
+	ast.Inspect(f, func(nd ast.Node) bool {
+		s, ok := nd.(ast.Stmt)
+		if !ok {
+			return true
+		}
+		switch s.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+		default:
+			return true
+		}
+		n++
+		line := p.fset.Position(s.Pos()).Line
+		if got, want := c.LoopComputes(s), marked[line]; got != want {
+			t.Errorf("loop at line %d: LoopComputes = %v, want %v", line, got, want)
+		}
+		return false
+	})
+	if n != 8 {
+		t.Fatalf("found %d loops, want 8: the source lost its cases", n)
+	}
+}
