@@ -86,19 +86,16 @@ func (c *Computations) ComputesOnly(n ast.Node) bool {
 	return c.only(n, false)
 }
 
-// LoopComputes reports whether the loop s only computes until it is
-// left: like ComputesOnly, except that the statements by which it leaves
-// the function, a return statement or a call of panic, may call any
-// function. When such a call runs, the loop has ended but for the rest of
-// its statement; the callee is instrumented as usual, and records its own
-// synchronization. A synchronization operation written in the statement
-// itself, like a receive, is still not allowed.
-func (c *Computations) LoopComputes(s ast.Stmt) bool {
-	switch s.(type) {
-	case *ast.ForStmt, *ast.RangeStmt:
-		return c.only(s, true)
-	}
-	return false
+// ComputesUntilExit reports whether n, a loop or a function's body, only
+// computes until it is left: like ComputesOnly, except that the
+// statements by which it leaves the function, a return statement or a
+// call of panic, may call any function. When such a call runs, the loop
+// or function has ended but for the rest of its statement; the callee is
+// instrumented as usual, and records its own synchronization. A
+// synchronization operation written in the statement itself, like a
+// receive, is still not allowed.
+func (c *Computations) ComputesUntilExit(n ast.Node) bool {
+	return c.only(n, true)
 }
 
 func (c *Computations) only(n ast.Node, exits bool) bool {

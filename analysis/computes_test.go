@@ -236,9 +236,9 @@ func loops() (int, error) {
 }
 `
 
-// TestLoopComputes checks which loops of loopsSrc only compute until
+// TestComputesUntilExit checks which loops of loopsSrc only compute until
 // they are left.
-func TestLoopComputes(t *testing.T) {
+func TestComputesUntilExit(t *testing.T) {
 	p := loadSource(t, loopsSrc, "go1.26")
 	c := analysis.NewComputations(p.files, p.info)
 	f := p.files[0]
@@ -256,8 +256,8 @@ func TestLoopComputes(t *testing.T) {
 		}
 		n++
 		line := p.fset.Position(s.Pos()).Line
-		if got, want := c.LoopComputes(s), marked[line]; got != want {
-			t.Errorf("loop at line %d: LoopComputes = %v, want %v", line, got, want)
+		if got, want := c.ComputesUntilExit(s), marked[line]; got != want {
+			t.Errorf("loop at line %d: ComputesUntilExit = %v, want %v", line, got, want)
 		}
 		return false
 	})

@@ -1,8 +1,10 @@
 // Package analysis finds the memory accesses of a Go package that need
 // no race-detection hook: those that are provably goroutine-local, and
-// those that an earlier access of the same call makes redundant. It is
-// the one place where racegen decides either; the instrumenter asks it
-// and decides nothing of the kind itself.
+// those that an earlier access of the same call makes redundant. It also
+// finds the code that only computes, which may run without hooks while
+// the detector is idle ([Computations]). It is the one place where
+// racegen decides any of these; the instrumenter asks it and decides
+// nothing of the kind itself.
 //
 // The answers come in two layers. [Variables] is what the syntax alone
 // tells: which variable an access expression's memory belongs to

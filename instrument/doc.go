@@ -33,8 +33,9 @@
 // already records, with nothing in between that may synchronize, gets no
 // hook (redundant.go; analysis.Variables.Redundant decides).
 //
-// Loops that only compute run without hooks while the detector is idle
-// (version.go). When it is not, a range over a slice whose body reads
+// Loops and functions that only compute run without hooks while the
+// detector is idle (version.go; analysis.Computations decides what only
+// computes). When it is not, a range over a slice whose body reads
 // every element (wholerange.go) and a counted loop whose accesses are all
 // to consecutive elements of unchanging containers (hoist_eligible.go
 // decides, hoist_emit.go writes) record their accesses with one range

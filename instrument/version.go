@@ -6,6 +6,7 @@ import (
 	"go/types"
 
 	"github.com/dave/dst"
+	"github.com/dave/dst/dstutil"
 )
 
 // Loop versioning. A hook costs a load and a branch while the detector is
@@ -61,13 +62,13 @@ func (fr *fileRewriter) plainLoop(s dst.Stmt) dst.Stmt {
 }
 
 // computesOnly reports whether the loop s only computes until it is left
-// (analysis.Computations.LoopComputes) and can be copied: a label in it, or a goto,
+// (analysis.Computations.ComputesUntilExit) and can be copied: a label in it, or a goto,
 // would be defined twice or jump into the other copy. A labeled break or
 // continue is to a label outside, since none is inside, and means the
 // same in either copy.
 func (fr *fileRewriter) computesOnly(s dst.Stmt) bool {
 	a, ok := fr.dec.Ast.Nodes[s].(ast.Stmt)
-	if !ok || !fr.comp.LoopComputes(a) {
+	if !ok || !fr.comp.ComputesUntilExit(a) {
 		return false
 	}
 	copyable := true
@@ -131,22 +132,7 @@ func preorder(n dst.Node) []dst.Node {
 // anything but access hooks, or nothing. If counted is not nil, the loop
 // runs with hooks hoisted before it when it can (see hoist_eligible.go and hoist_emit.go).
 func (fr *fileRewriter) versioned(plain, rewritten dst.Stmt, counted *countedLoop) dst.Stmt {
-	only, hooks := true, 0
-	dst.Inspect(rewritten, func(n dst.Node) bool {
-		if c, ok := n.(*dst.CallExpr); ok {
-			if sel, ok := c.Fun.(*dst.SelectorExpr); ok {
-				if x, ok := sel.X.(*dst.Ident); ok && x.Name == fr.rtName && x.Path == "" {
-					// The hooks that record accesses and synchronize
-					// nothing, and Idle, for loops nested in it.
-					h := hookTable[sel.Sel.Name]
-					only = only && h != nil && h.access
-					hooks++
-				}
-			}
-		}
-		return only
-	})
-	if !only || hooks == 0 {
+	if hooks, only := fr.accessHooks(rewritten); !only || hooks == 0 {
 		return rewritten
 	}
 	var els dst.Stmt = rewritten
@@ -163,4 +149,127 @@ func (fr *fileRewriter) versioned(plain, rewritten dst.Stmt, counted *countedLoo
 	}
 	moveDecs(v, rewritten)
 	return fr.from(v, rewritten)
+}
+
+// accessHooks counts the calls of the runtime in the rewritten code n,
+// and reports whether they are all of hooks that record accesses and
+// synchronize nothing (or Idle, for loops versioned in it).
+func (fr *fileRewriter) accessHooks(n dst.Node) (hooks int, only bool) {
+	only = true
+	dst.Inspect(n, func(n dst.Node) bool {
+		if c, ok := n.(*dst.CallExpr); ok {
+			if sel, ok := c.Fun.(*dst.SelectorExpr); ok {
+				if x, ok := sel.X.(*dst.Ident); ok && x.Name == fr.rtName && x.Path == "" {
+					h := hookTable[sel.Sel.Name]
+					only = only && h != nil && h.access
+					if h != hookIdle {
+						hooks++
+					}
+				}
+			}
+		}
+		return only
+	})
+	return hooks, only
+}
+
+// Function versioning. A function whose whole body only computes until it
+// returns (analysis.Computations.ComputesUntilExit), such as a parser's
+// helper that reads and writes a few fields, is versioned like a loop:
+//
+//	func f() {
+//		if racegenrt.Idle() {
+//			original body
+//		} else {
+//			instrumented body
+//		}
+//	}
+//
+// so that while the detector is idle a call tests it once rather than at
+// every access. The argument is the loop's: the function's own accesses
+// are skipped until it returns, which nothing in it makes wait for
+// another goroutine. racegen's compiler charges the if statement what the
+// original body costs (cmd/racegen/inliner.go), so the function inlines
+// where it did. Functions with fewer than minVersionedHooks hooks are
+// left alone: their test would save little, and their code would double.
+
+// minVersionedHooks is the number of access hooks a function's rewritten
+// body must have to be versioned.
+const minVersionedHooks = 2
+
+// plainBody returns a copy of the body of d, taken before d is rewritten,
+// if d may be versioned, or nil.
+func (fr *fileRewriter) plainBody(d *dst.FuncDecl) *dst.BlockStmt {
+	if fr.cfg.static() || d.Body == nil || !fr.computesOnly(d.Body) || fr.reassignsOuter(d.Body) {
+		return nil
+	}
+	c := dst.Clone(d.Body).(*dst.BlockStmt)
+	fr.copyOrigins(d.Body, c)
+	return c
+}
+
+// reassignsOuter reports whether a short variable declaration among the
+// statements of body assigns a parameter or result of its function, as
+// `n, err := f()` does at the top of a body with a result err. Moved into
+// the blocks of the if statement, it would declare a new variable
+// instead, which a bare return would not return.
+func (fr *fileRewriter) reassignsOuter(body *dst.BlockStmt) bool {
+	for _, s := range body.List {
+		as, ok := fr.dec.Ast.Nodes[s].(*ast.AssignStmt)
+		if !ok || as.Tok != token.DEFINE {
+			continue
+		}
+		for _, l := range as.Lhs {
+			if id, ok := l.(*ast.Ident); ok && id.Name != "_" && fr.info.Defs[id] == nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// versionBody makes the rewritten body of d run plain, its copy from
+// plainBody, while the detector is idle, if the rewrite calls nothing but
+// enough access hooks.
+func (fr *fileRewriter) versionBody(d *dst.FuncDecl, plain *dst.BlockStmt) {
+	if hooks, only := fr.accessHooks(d.Body); !only || hooks < minVersionedHooks {
+		return
+	}
+	els := &dst.BlockStmt{List: d.Body.List}
+	fr.unversionLoops(els)
+	v := &dst.IfStmt{
+		Cond: fr.rtCall(hookIdle),
+		Body: plain,
+		Else: els,
+	}
+	d.Body.List = []dst.Stmt{fr.from(v, d)}
+}
+
+// unversionLoops replaces each versioned loop in the instrumented body b
+// of a versioned function by its instrumented copies: b runs when the
+// detector was not idle at the function's entry, so their plain copies
+// would seldom run, and would only make the function larger.
+func (fr *fileRewriter) unversionLoops(b *dst.BlockStmt) {
+	dstutil.Apply(b, func(c *dstutil.Cursor) bool {
+		v, ok := c.Node().(*dst.IfStmt)
+		if !ok || !fr.isIdleCall(v.Cond) {
+			return true
+		}
+		c.Replace(v.Else)
+		return true // into the loop's copies, for loops nested in them
+	}, nil)
+}
+
+// isIdleCall reports whether e is the rewriter's call of Idle.
+func (fr *fileRewriter) isIdleCall(e dst.Expr) bool {
+	c, ok := e.(*dst.CallExpr)
+	if !ok {
+		return false
+	}
+	sel, ok := c.Fun.(*dst.SelectorExpr)
+	if !ok {
+		return false
+	}
+	x, ok := sel.X.(*dst.Ident)
+	return ok && x.Name == fr.rtName && x.Path == "" && sel.Sel.Name == IdleHook
 }

@@ -23,9 +23,9 @@ import (
 // the toolchain's own compiler, built from its GOROOT's sources with one
 // change to the inliner's cost model (inlinerPatch): a call of the
 // detector runtime costs what its operands cost in the original
-// expression, the function's Ctx costs nothing, and a loop versioned for
-// the idle detector (instrument/version.go) costs what the original loop
-// costs, not that and its instrumented copies. With it, 8,340 of
+// expression, the function's Ctx costs nothing, and a loop or function
+// body versioned for the idle detector (instrument/version.go) costs what
+// the original costs, not that and its instrumented copies. With it, 8,340 of
 // those 8,377 functions inline, and the two sets differ by 142 and 105
 // functions at the edge of the budget. The compiler is built once per
 // toolchain, into racegen's directory in the build cache, and every
@@ -84,7 +84,7 @@ var inlinerPatch = []sourceEdit{
 	{
 		anchor: "\tcase ir.OIF:\n\t\tn := n.(*ir.IfStmt)\n",
 		text: `		if racegenIdle(n.Cond) {
-			// racegen: a versioned loop, if racegenrt.Idle() {
+			// racegen: a versioned loop or body, if racegenrt.Idle() {
 			// the original } else { its instrumented copies },
 			// costs what the original costs.
 			if doList(n.Init(), v.do) || doList(n.Body, v.do) {

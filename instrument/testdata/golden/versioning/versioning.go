@@ -1,8 +1,12 @@
-// Package versioning has loops that the instrumenter emits in two copies,
-// with and without hooks, and loops it must not.
+// Package versioning has loops and functions that the instrumenter emits
+// in two copies, with and without hooks, and loops and functions it must
+// not.
 package versioning
 
-import "sync"
+import (
+	"errors"
+	"sync"
+)
 
 var (
 	g  []int
@@ -106,4 +110,49 @@ done:
 		x += i
 	}
 	return x
+}
+
+type P struct {
+	a, b []byte
+	n    int
+}
+
+// Versioned as a whole: the function only computes until it returns.
+func (p *P) parse(s []byte) error {
+	if len(s) < 2 {
+		return errors.New("short")
+	}
+	p.a = s[:1]
+	p.b = s[1:]
+	p.n++
+	return nil
+}
+
+func count(s []byte) (int, error) { return len(s), nil }
+
+// Not versioned as a whole: one hook, a call of a function that does not
+// only compute, a label, or a short variable declaration that assigns a
+// result.
+func (p *P) size() int { return p.n }
+
+func (p *P) reset() {
+	p.n = 0
+	work()
+	lock()
+}
+
+func (p *P) skip() {
+	if p.n > 0 {
+		goto out
+	}
+	p.a = nil
+out:
+	p.b = nil
+}
+
+func (p *P) measure(s []byte) (err error) {
+	n, err := count(s)
+	p.n = n
+	p.a = s
+	return
 }
