@@ -23,8 +23,7 @@ import (
 // library's functions that only compute (purePackages), such as
 // bytes.Equal. Calls through interfaces and function values, and of
 // other packages' functions, are not: which code they run is not known
-// here. Computations is immutable and safe for
-// concurrent use.
+// here. Computations is immutable and safe for concurrent use.
 type Computations struct {
 	info *types.Info
 	// funcs holds the functions and methods of the package, by their
@@ -165,8 +164,8 @@ func (c *Computations) isPanic(e ast.Expr) bool {
 }
 
 // call reports whether the call e may be part of code that only
-// computes: a conversion, a builtin other than panic, recover and the
-// print functions (which do more than compute), a static call of a
+// computes: a conversion, a builtin other than close (a release), panic,
+// recover and the print functions (which do more than compute), a static call of a
 // function or method of the package, which it appends to calls, or a
 // call of a standard library function that only computes (pureFunc)
 // with no function among its arguments.
@@ -198,8 +197,8 @@ func (c *Computations) call(e *ast.CallExpr, calls *[]*types.Func) bool {
 	switch obj := obj.(type) {
 	case *types.Builtin:
 		switch obj.Name() {
-		case "panic", "recover", "print", "println":
-			return false
+		case "close", "panic", "recover", "print", "println":
+			return false // a release, or more than computing
 		}
 		return true
 	case *types.Func:

@@ -132,6 +132,8 @@ func prints() { println() }
 
 func recovers() { recover() }
 
+func closes() { close(ch) }
+
 func asm()
 
 func callsAsm() { asm() }

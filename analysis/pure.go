@@ -14,14 +14,15 @@ import (
 // arguments escape, and, without function arguments, wait for no other
 // goroutine (Computations).
 var purePackages = map[string]bool{
-	"bytes":         true,
-	"math":          true,
-	"math/bits":     true,
-	"strconv":       true,
-	"strings":       true,
-	"unicode":       true,
-	"unicode/utf16": true,
-	"unicode/utf8":  true,
+	"bytes":            true,
+	"internal/bytealg": true, // bytes' and strings' assembly
+	"math":             true,
+	"math/bits":        true,
+	"strconv":          true,
+	"strings":          true,
+	"unicode":          true,
+	"unicode/utf16":    true,
+	"unicode/utf8":     true,
 }
 
 // pureFunc reports whether fn is a package-level function of a package
