@@ -200,9 +200,11 @@ func (fr *fileRewriter) rangeHooks(acc *hoistedAccess, lo, hi string) []dst.Stmt
 	if len(out) == 0 {
 		// No element hook: the container's reads still need theirs.
 		dst.Inspect(x, func(n dst.Node) bool {
-			if c, ok := n.(*dst.CallExpr); ok && fr.isRuntimeCall(c) {
-				out = append(out, exprStmt(c))
-				return false
+			if c, ok := n.(*dst.CallExpr); ok {
+				if _, rt := fr.rtCallee(c); rt {
+					out = append(out, exprStmt(c))
+					return false
+				}
 			}
 			return true
 		})
@@ -211,16 +213,6 @@ func (fr *fileRewriter) rangeHooks(acc *hoistedAccess, lo, hi string) []dst.Stmt
 		fr.from(s, fr.dec.Dst.Nodes[ix])
 	}
 	return out
-}
-
-// isRuntimeCall reports whether c calls a function of the runtime.
-func (fr *fileRewriter) isRuntimeCall(c *dst.CallExpr) bool {
-	sel, ok := c.Fun.(*dst.SelectorExpr)
-	if !ok {
-		return false
-	}
-	x, ok := sel.X.(*dst.Ident)
-	return ok && x.Name == fr.rtName && x.Path == ""
 }
 
 // hoistValue returns a new expression for the container x of a hoisted

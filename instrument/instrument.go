@@ -163,7 +163,7 @@ type pkgRewriter struct {
 	info      *types.Info
 	cfg       *Config
 	vars      *analysis.Variables
-	comp      *analysis.Computations // which loops may be versioned (version.go)
+	comp      *analysis.Computations // which loops and functions only compute (version.go)
 	key       uint32
 	sites     []site
 	dropped   int

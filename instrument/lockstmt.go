@@ -26,14 +26,11 @@ func (fr *fileRewriter) lockStmt(s *dst.ExprStmt) dst.Stmt {
 	if !ok || len(call.Args) != 1 {
 		return nil
 	}
-	sel, ok := call.Fun.(*dst.SelectorExpr)
+	name, ok := fr.rtCallee(call)
 	if !ok {
 		return nil
 	}
-	if x, ok := sel.X.(*dst.Ident); !ok || x.Name != fr.rtName {
-		return nil
-	}
-	h := hookTable[sel.Sel.Name]
+	h := hookTable[name]
 	if h == nil || h.split == nil {
 		return nil
 	}

@@ -46,6 +46,20 @@ func (fr *fileRewriter) rtSelector(name string) dst.Expr {
 	return &dst.SelectorExpr{X: dst.NewIdent(fr.rtName), Sel: dst.NewIdent(name)}
 }
 
+// rtCallee returns the name of the runtime's function that c calls, if
+// it is one.
+func (fr *fileRewriter) rtCallee(c *dst.CallExpr) (string, bool) {
+	sel, ok := c.Fun.(*dst.SelectorExpr)
+	if !ok {
+		return "", false
+	}
+	x, ok := sel.X.(*dst.Ident)
+	if !ok || x.Name != fr.rtName || x.Path != "" {
+		return "", false
+	}
+	return sel.Sel.Name, true
+}
+
 // rt returns the expression racegenrt.H that names the hook h.
 func (fr *fileRewriter) rt(h *hook) dst.Expr { return fr.rtSelector(h.name) }
 

@@ -61,11 +61,11 @@ func (fr *fileRewriter) plainLoop(s dst.Stmt) dst.Stmt {
 	return c
 }
 
-// computesOnly reports whether the loop s only computes until it is left
-// (analysis.Computations.ComputesUntilExit) and can be copied: a label in it, or a goto,
-// would be defined twice or jump into the other copy. A labeled break or
-// continue is to a label outside, since none is inside, and means the
-// same in either copy.
+// computesOnly reports whether the loop or function body s only computes
+// until it is left (analysis.Computations.ComputesUntilExit) and can be
+// copied: a label in it, or a goto, would be defined twice or jump into
+// the other copy. A labeled break or continue is to a label outside,
+// since none is inside, and means the same in either copy.
 func (fr *fileRewriter) computesOnly(s dst.Stmt) bool {
 	a, ok := fr.dec.Ast.Nodes[s].(ast.Stmt)
 	if !ok || !fr.comp.ComputesUntilExit(a) {
@@ -158,13 +158,11 @@ func (fr *fileRewriter) accessHooks(n dst.Node) (hooks int, only bool) {
 	only = true
 	dst.Inspect(n, func(n dst.Node) bool {
 		if c, ok := n.(*dst.CallExpr); ok {
-			if sel, ok := c.Fun.(*dst.SelectorExpr); ok {
-				if x, ok := sel.X.(*dst.Ident); ok && x.Name == fr.rtName && x.Path == "" {
-					h := hookTable[sel.Sel.Name]
-					only = only && h != nil && h.access
-					if h != hookIdle {
-						hooks++
-					}
+			if name, ok := fr.rtCallee(c); ok {
+				h := hookTable[name]
+				only = only && h != nil && h.access
+				if h != hookIdle {
+					hooks++
 				}
 			}
 		}
@@ -248,28 +246,18 @@ func (fr *fileRewriter) versionBody(d *dst.FuncDecl, plain *dst.BlockStmt) {
 // unversionLoops replaces each versioned loop in the instrumented body b
 // of a versioned function by its instrumented copies: b runs when the
 // detector was not idle at the function's entry, so their plain copies
-// would seldom run, and would only make the function larger.
+// would seldom run, and would only make the function larger. Loops are
+// replaced after the loops in them, which the replacement is not walked
+// for.
 func (fr *fileRewriter) unversionLoops(b *dst.BlockStmt) {
-	dstutil.Apply(b, func(c *dstutil.Cursor) bool {
-		v, ok := c.Node().(*dst.IfStmt)
-		if !ok || !fr.isIdleCall(v.Cond) {
-			return true
+	dstutil.Apply(b, nil, func(c *dstutil.Cursor) bool {
+		if v, ok := c.Node().(*dst.IfStmt); ok {
+			if call, ok := v.Cond.(*dst.CallExpr); ok {
+				if name, ok := fr.rtCallee(call); ok && name == IdleHook {
+					c.Replace(v.Else)
+				}
+			}
 		}
-		c.Replace(v.Else)
-		return true // into the loop's copies, for loops nested in them
-	}, nil)
-}
-
-// isIdleCall reports whether e is the rewriter's call of Idle.
-func (fr *fileRewriter) isIdleCall(e dst.Expr) bool {
-	c, ok := e.(*dst.CallExpr)
-	if !ok {
-		return false
-	}
-	sel, ok := c.Fun.(*dst.SelectorExpr)
-	if !ok {
-		return false
-	}
-	x, ok := sel.X.(*dst.Ident)
-	return ok && x.Name == fr.rtName && x.Path == "" && sel.Sel.Name == IdleHook
+		return true
+	})
 }
