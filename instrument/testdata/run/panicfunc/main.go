@@ -9,9 +9,13 @@ type header struct {
 	n          int
 }
 
-// split only computes until it returns, and has more than one hook. Its
-// key's statement spans lines, which the plain copy must not renumber.
-func (h *header) split(line []byte, at int) {
+// split only computes until it returns, and has four hooks. Its
+// signature spans lines, so a copy of its body printed without line
+// directives would report the panic on the wrong line.
+func (h *header) split(
+	line []byte,
+	at int,
+) {
 	h.n++
 	h.key = append(h.key[:0],
 		line[:at]...)
