@@ -2,7 +2,6 @@ package analysis_test
 
 import (
 	"go/ast"
-	"go/token"
 	"strings"
 	"testing"
 
@@ -141,10 +140,8 @@ func callsAsm() { asm() }
 
 // TestComputations checks which functions of computesSrc only compute.
 func TestComputations(t *testing.T) {
-	p := loadSource(t, computesSrc, "go1.26")
-	c := analysis.NewComputations(p.files, p.info)
+	p, c, marked := loadComputations(t, computesSrc)
 	f := p.files[0]
-	marked := computesMarks(p.fset, f)
 	n := 0
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)
@@ -162,18 +159,21 @@ func TestComputations(t *testing.T) {
 	}
 }
 
-// computesMarks returns the lines of f that end in a "// computes"
-// comment.
-func computesMarks(fset *token.FileSet, f *ast.File) map[int]bool {
+// loadComputations type-checks the package src, of one file, and returns
+// it, its Computations, and the lines of the file that end in a
+// "// computes" comment.
+func loadComputations(t *testing.T, src string) (*loaded, *analysis.Computations, map[int]bool) {
+	t.Helper()
+	p := loadSource(t, src, "go1.26")
 	marked := make(map[int]bool)
-	for _, cg := range f.Comments {
+	for _, cg := range p.files[0].Comments {
 		for _, cm := range cg.List {
 			if strings.TrimSpace(strings.TrimPrefix(cm.Text, "//")) == "computes" {
-				marked[fset.Position(cm.Pos()).Line] = true
+				marked[p.fset.Position(cm.Pos()).Line] = true
 			}
 		}
 	}
-	return marked
+	return p, analysis.NewComputations(p.files, p.info), marked
 }
 
 // loopsSrc marks each loop that only computes until it is left with a
@@ -241,12 +241,9 @@ func loops() (int, error) {
 // TestComputesUntilExit checks which loops of loopsSrc only compute until
 // they are left.
 func TestComputesUntilExit(t *testing.T) {
-	p := loadSource(t, loopsSrc, "go1.26")
-	c := analysis.NewComputations(p.files, p.info)
-	f := p.files[0]
-	marked := computesMarks(p.fset, f)
+	p, c, marked := loadComputations(t, loopsSrc)
 	n := 0
-	ast.Inspect(f, func(nd ast.Node) bool {
+	ast.Inspect(p.files[0], func(nd ast.Node) bool {
 		s, ok := nd.(ast.Stmt)
 		if !ok {
 			return true
