@@ -42,5 +42,5 @@ func pureFunc(fn *types.Func) bool {
 // purePackages (pureFunc).
 func isPure(fn *ssa.Function) bool {
 	obj, ok := fn.Object().(*types.Func)
-	return ok && fn.Signature.Recv() == nil && pureFunc(obj)
+	return ok && pureFunc(obj)
 }
