@@ -743,3 +743,21 @@ func (fr *fileRewriter) writesOnlyData(loop ast.Node) bool {
 	})
 	return ok
 }
+
+// callee tells what the call c calls: the type a conversion converts to,
+// or the name of a builtin function; neither for other calls.
+func (fr *fileRewriter) callee(c *ast.CallExpr) (conv types.Type, builtin string) {
+	fun := ast.Unparen(c.Fun)
+	tv, ok := fr.info.Types[fun]
+	switch {
+	case !ok:
+		return nil, ""
+	case tv.IsType():
+		return tv.Type, ""
+	case tv.IsBuiltin():
+		if id, ok := fun.(*ast.Ident); ok {
+			return nil, id.Name
+		}
+	}
+	return nil, ""
+}

@@ -3,7 +3,6 @@ package instrument
 import (
 	"go/ast"
 	"go/token"
-	"go/types"
 
 	"github.com/dave/dst"
 	"github.com/dave/dst/dstutil"
@@ -82,24 +81,6 @@ func (fr *fileRewriter) computesOnly(s dst.Stmt) bool {
 		return copyable
 	})
 	return copyable
-}
-
-// callee tells what the call c calls: the type a conversion converts to,
-// or the name of a builtin function; neither for other calls.
-func (fr *fileRewriter) callee(c *ast.CallExpr) (conv types.Type, builtin string) {
-	fun := ast.Unparen(c.Fun)
-	tv, ok := fr.info.Types[fun]
-	switch {
-	case !ok:
-		return nil, ""
-	case tv.IsType():
-		return tv.Type, ""
-	case tv.IsBuiltin():
-		if id, ok := fun.(*ast.Ident); ok {
-			return nil, id.Name
-		}
-	}
-	return nil, ""
 }
 
 // copyOrigins gives each node of the copy c the original position of its
