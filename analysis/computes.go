@@ -24,65 +24,95 @@ import (
 // bytes.Equal. Calls through interfaces and function values, and of
 // other packages' functions, are not: which code they run is not known
 // here. Computations is immutable and safe for concurrent use.
+//
+// It also tells which code never blocks (NeverBlocksUntilExit): code
+// that only computes but may also make the synchronization operations
+// that never wait for another goroutine, such as an unlock or an atomic
+// addition. The instrumenter versions the last statements of a function
+// that locks, once the lock is taken, with a copy that keeps those
+// operations' hooks.
 type Computations struct {
 	info *types.Info
-	// funcs holds the functions and methods of the package, by their
-	// generic origin, whose bodies only compute.
-	funcs map[*types.Func]bool
+	// funcs holds, for each level, the functions and methods of the
+	// package, by their generic origin, whose bodies keep to it.
+	funcs [levels]map[*types.Func]bool
 }
+
+// A level is what code may do besides computing.
+type level int
+
+const (
+	computing   level = iota // nothing
+	nonBlocking              // synchronize without waiting (nonBlockingSync)
+	levels
+)
 
 // NewComputations finds the functions of the package made of files,
 // type-checked with info (Types, Defs, Uses, Selections), that only
-// compute.
+// compute, and those that never block.
 func NewComputations(files []*ast.File, info *types.Info) *Computations {
-	c := &Computations{info: info, funcs: make(map[*types.Func]bool)}
+	c := &Computations{info: info}
 	bodies := make(map[*types.Func]*ast.BlockStmt)
 	for _, f := range files {
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
 				if fn, ok := info.Defs[fd.Name].(*types.Func); ok {
 					bodies[fn] = fd.Body
-					c.funcs[fn] = false // known, so that calls of it count
 				}
 			}
 		}
 	}
-	// callees holds, for each function whose body computes but for its
+	for l := range levels {
+		c.funcs[l] = c.fixedPoint(bodies, l)
+	}
+	return c
+}
+
+// fixedPoint returns the functions among bodies that keep to level l,
+// each with true, and the others with false: every function of the
+// package is known, so that calls of it count as calls of the package.
+func (c *Computations) fixedPoint(bodies map[*types.Func]*ast.BlockStmt, l level) map[*types.Func]bool {
+	funcs := make(map[*types.Func]bool, len(bodies))
+	for fn := range bodies {
+		funcs[fn] = false
+	}
+	c.funcs[l] = funcs // for computes, which asks which functions are known
+	// callees holds, for each function whose body keeps to l but for its
 	// calls, the functions of the package it calls.
 	callees := make(map[*types.Func][]*types.Func)
 	for fn, body := range bodies {
 		var calls []*types.Func
-		if c.computes(body, false, &calls) {
+		if c.computes(body, false, l, &calls) {
 			callees[fn] = calls
 		}
 	}
 	for fn := range callees {
-		c.funcs[fn] = true
+		funcs[fn] = true
 	}
 	// The greatest fixed point: drop every function that calls one
 	// not in the set, until none does.
 	for changed := true; changed; {
 		changed = false
 		for fn, calls := range callees {
-			if !c.funcs[fn] {
+			if !funcs[fn] {
 				continue
 			}
 			for _, g := range calls {
-				if !c.funcs[g] {
-					c.funcs[fn] = false
+				if !funcs[g] {
+					funcs[fn] = false
 					changed = true
 					break
 				}
 			}
 		}
 	}
-	return c
+	return funcs
 }
 
 // ComputesOnly reports whether the statement or expression n only
 // computes: see Computations.
 func (c *Computations) ComputesOnly(n ast.Node) bool {
-	return c.only(n, false)
+	return c.only(n, false, computing)
 }
 
 // ComputesUntilExit reports whether n, a loop or a function's body, only
@@ -94,26 +124,39 @@ func (c *Computations) ComputesOnly(n ast.Node) bool {
 // synchronization operation written in the statement itself, like a
 // receive, is still not allowed.
 func (c *Computations) ComputesUntilExit(n ast.Node) bool {
-	return c.only(n, true)
+	return c.only(n, true, computing)
 }
 
-func (c *Computations) only(n ast.Node, exits bool) bool {
+// NeverBlocksUntilExit reports whether n, a statement, never waits for
+// another goroutine until it is left: like ComputesUntilExit, except
+// that n may also make the synchronization operations that never wait
+// (unlocking a sync.Mutex or RWMutex, WaitGroup.Add and Done, the
+// operations of sync/atomic, closing a channel), defer calls, and call
+// the package's functions that never block themselves. It can take
+// longer than its own work only where a goroutine it wakes runs first,
+// or where a loop of atomic operations spins on another goroutine's
+// store, as a spin lock does.
+func (c *Computations) NeverBlocksUntilExit(n ast.Node) bool {
+	return c.only(n, true, nonBlocking)
+}
+
+func (c *Computations) only(n ast.Node, exits bool, l level) bool {
 	var calls []*types.Func
-	if !c.computes(n, exits, &calls) {
+	if !c.computes(n, exits, l, &calls) {
 		return false
 	}
 	for _, fn := range calls {
-		if !c.funcs[fn] {
+		if !c.funcs[l][fn] {
 			return false
 		}
 	}
 	return true
 }
 
-// computes reports whether n only computes, assuming that the functions
-// of the package it calls, which it appends to calls, do. With exits,
-// calls in return statements and calls of panic are allowed too.
-func (c *Computations) computes(n ast.Node, exits bool, calls *[]*types.Func) bool {
+// computes reports whether n keeps to level l, assuming that the
+// functions of the package it calls, which it appends to calls, do. With
+// exits, calls in return statements and calls of panic are allowed too.
+func (c *Computations) computes(n ast.Node, exits bool, l level, calls *[]*types.Func) bool {
 	ok := true
 	var exit ast.Node // the exit statement being inspected, if any
 	ast.Inspect(n, func(n ast.Node) bool {
@@ -124,7 +167,9 @@ func (c *Computations) computes(n ast.Node, exits bool, calls *[]*types.Func) bo
 			exit = nil
 		}
 		switch n := n.(type) {
-		case *ast.FuncLit, *ast.GoStmt, *ast.DeferStmt, *ast.SelectStmt, *ast.SendStmt:
+		case *ast.DeferStmt:
+			ok = l == nonBlocking // its call is judged as any other
+		case *ast.FuncLit, *ast.GoStmt, *ast.SelectStmt, *ast.SendStmt:
 			ok = false
 		case *ast.UnaryExpr:
 			ok = n.Op != token.ARROW
@@ -142,7 +187,7 @@ func (c *Computations) computes(n ast.Node, exits bool, calls *[]*types.Func) bo
 				exit = n
 			}
 		case *ast.CallExpr:
-			ok = exit != nil || c.call(n, calls)
+			ok = exit != nil || c.call(n, l, calls)
 		}
 		return ok
 	})
@@ -163,13 +208,15 @@ func (c *Computations) isPanic(e ast.Expr) bool {
 	return ok && b.Name() == "panic"
 }
 
-// call reports whether the call e may be part of code that only
-// computes: a conversion, a builtin other than close (a release), panic,
+// call reports whether the call e may be part of code that keeps to
+// level l: a conversion, a builtin other than close (a release), panic,
 // recover and the print functions (which do more than compute), a static call of a
 // function or method of the package, which it appends to calls, or a
 // call of a standard library function that only computes (pureFunc)
-// with no function among its arguments.
-func (c *Computations) call(e *ast.CallExpr, calls *[]*types.Func) bool {
+// with no function among its arguments. Code that never blocks may also
+// close a channel and make the synchronization operations that
+// nonBlockingSync lists.
+func (c *Computations) call(e *ast.CallExpr, l level, calls *[]*types.Func) bool {
 	fun := ast.Unparen(e.Fun)
 	if tv, ok := c.info.Types[fun]; ok && tv.IsType() {
 		return true // a conversion
@@ -197,14 +244,19 @@ func (c *Computations) call(e *ast.CallExpr, calls *[]*types.Func) bool {
 	switch obj := obj.(type) {
 	case *types.Builtin:
 		switch obj.Name() {
-		case "close", "panic", "recover", "print", "println":
-			return false // a release, or more than computing
+		case "close":
+			return l == nonBlocking // a release
+		case "panic", "recover", "print", "println":
+			return false // more than computing
 		}
 		return true
 	case *types.Func:
 		fn := obj.Origin()
-		if _, known := c.funcs[fn]; known {
+		if _, known := c.funcs[l][fn]; known {
 			*calls = append(*calls, fn)
+			return true
+		}
+		if l == nonBlocking && nonBlockingSync(fn) {
 			return true
 		}
 		// A function of the standard library that only computes, if
@@ -220,4 +272,36 @@ func (c *Computations) call(e *ast.CallExpr, calls *[]*types.Func) bool {
 		return true
 	}
 	return false // a function value
+}
+
+// nonBlockingSync reports whether fn is a synchronization operation of
+// the standard library that never waits for another goroutine: any
+// function or method of sync/atomic, the unlocks of sync.Mutex and
+// sync.RWMutex, and WaitGroup's Add and Done.
+func nonBlockingSync(fn *types.Func) bool {
+	if fn.Pkg() == nil {
+		return false
+	}
+	switch fn.Pkg().Path() {
+	case "sync/atomic":
+		return true
+	case "sync":
+		sig, ok := fn.Type().(*types.Signature)
+		if !ok || sig.Recv() == nil {
+			return false
+		}
+		recv := sig.Recv().Type()
+		if p, ok := recv.(*types.Pointer); ok {
+			recv = p.Elem()
+		}
+		named, ok := recv.(*types.Named)
+		if !ok {
+			return false
+		}
+		switch named.Obj().Name() + "." + fn.Name() {
+		case "Mutex.Unlock", "RWMutex.Unlock", "RWMutex.RUnlock", "WaitGroup.Add", "WaitGroup.Done":
+			return true
+		}
+	}
+	return false
 }

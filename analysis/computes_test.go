@@ -264,3 +264,101 @@ func TestComputesUntilExit(t *testing.T) {
 		t.Fatalf("found %d loops, want 8: the source lost its cases", n)
 	}
 }
+
+// blocksSrc marks each function whose body never blocks until it returns
+// with a "// never blocks" comment on its first line.
+const blocksSrc = `package p
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+)
+
+type T struct {
+	sync.Mutex
+	rw sync.RWMutex
+	wg sync.WaitGroup
+	n  atomic.Int64
+	m  map[int]int
+	ch chan int
+}
+
+var hits uint64
+
+func computes(t *T) int { return t.m[0] } // never blocks
+
+func unlocks(t *T) { t.m[1] = 1; t.Unlock() } // never blocks
+
+func deferUnlock(t *T) int { defer t.rw.RUnlock(); return t.m[2] } // never blocks
+
+func atomics(t *T) int64 { atomic.AddUint64(&hits, 1); return t.n.Add(1) } // never blocks
+
+func waitGroup(t *T) { t.wg.Add(1); t.wg.Done() } // never blocks
+
+func closes(t *T) { close(t.ch) } // never blocks
+
+func callsUnlocks(t *T) { unlocks(t); _ = computes(t) } // never blocks
+
+func returnsError(t *T) error { t.Unlock(); return fmt.Errorf("%d", t.m[3]) } // never blocks
+
+func locks(t *T) { t.Lock() }
+
+func rlocks(t *T) { t.rw.RLock() }
+
+func waits(t *T) { t.wg.Wait() }
+
+func receives(t *T) int { return <-t.ch }
+
+func sends(t *T) { t.ch <- 1 }
+
+func callsLocks(t *T) { unlocks(t); locks(t) }
+
+func defersLock(t *T) { defer t.Lock() }
+
+func defersClosure(t *T) { defer func() {}() }
+
+func goes(t *T) { go unlocks(t) }
+
+func prints(t *T) { fmt.Println(t.m) }
+`
+
+// TestNeverBlocksUntilExit checks which functions of blocksSrc never block
+// until they return, and that what only computes never blocks.
+func TestNeverBlocksUntilExit(t *testing.T) {
+	p, c, _ := loadComputations(t, blocksSrc)
+	marked := make(map[int]bool)
+	for _, cg := range p.files[0].Comments {
+		for _, cm := range cg.List {
+			if strings.TrimSpace(strings.TrimPrefix(cm.Text, "//")) == "never blocks" {
+				marked[p.fset.Position(cm.Pos()).Line] = true
+			}
+		}
+	}
+	n := 0
+	for _, d := range p.files[0].Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Body == nil {
+			continue
+		}
+		n++
+		want := marked[p.fset.Position(fd.Pos()).Line]
+		if got := c.NeverBlocksUntilExit(fd.Body); got != want {
+			t.Errorf("%s: NeverBlocksUntilExit = %v, want %v", fd.Name.Name, got, want)
+		}
+		if c.ComputesUntilExit(fd.Body) && !want {
+			t.Errorf("%s: ComputesUntilExit, but it blocks", fd.Name.Name)
+		}
+	}
+	if n < 18 || len(marked) < 8 {
+		t.Fatalf("found %d functions, %d marked: the source lost its cases", n, len(marked))
+	}
+	// computes is the only function that only computes.
+	for _, d := range p.files[0].Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok {
+			if got, want := c.ComputesUntilExit(fd.Body), fd.Name.Name == "computes"; got != want {
+				t.Errorf("%s: ComputesUntilExit = %v, want %v", fd.Name.Name, got, want)
+			}
+		}
+	}
+}

@@ -2,9 +2,10 @@
 // no race-detection hook: those that are provably goroutine-local, and
 // those that an earlier access of the same call makes redundant. It also
 // finds the code that only computes, which may run without hooks while
-// the detector is idle ([Computations]). It is the one place where
-// racegen decides any of these; the instrumenter asks it and decides
-// nothing of the kind itself.
+// the detector is idle, and the code that never blocks, which may run
+// with the hooks of its synchronization alone ([Computations]). It is
+// the one place where racegen decides any of these; the instrumenter asks
+// it and decides nothing of the kind itself.
 //
 // The answers come in two layers. [Variables] is what the syntax alone
 // tells: which variable an access expression's memory belongs to
