@@ -278,7 +278,7 @@ func (fr *fileRewriter) builtin(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 // defeat type inference the call is left a plain append.
 func (fr *fileRewriter) appendCall(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 	fr.rvalues(x.Args)
-	if len(x.Args) < 2 || fr.cfg.static() { // static modes have no Append
+	if len(x.Args) < 2 || !fr.containerHooks() {
 		return x
 	}
 	st := fr.typeOf(a.Args[0])
@@ -326,7 +326,7 @@ func (fr *fileRewriter) appendCall(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 // record the ranges copied.
 func (fr *fileRewriter) copyCall(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 	fr.rvalues(x.Args)
-	if len(x.Args) != 2 || fr.cfg.static() { // static modes have no Copy
+	if len(x.Args) != 2 || !fr.containerHooks() {
 		return x
 	}
 	dt, stype := fr.typeOf(a.Args[0]), fr.typeOf(a.Args[1])

@@ -35,7 +35,9 @@
 //
 // Loops and functions that only compute run without hooks while the
 // detector is idle (version.go; analysis.Computations decides what only
-// computes). When it is not, a range over a slice whose body reads
+// computes), and so do the statements of a function after the last one
+// that may block, with the hooks of their synchronization alone
+// (tail.go). When it is not, a range over a slice whose body reads
 // every element (wholerange.go) and a counted loop whose accesses are all
 // to consecutive elements of unchanging containers (hoist_eligible.go
 // decides, hoist_emit.go writes) record their accesses with one range

@@ -205,6 +205,10 @@ type fileRewriter struct {
 	// ranged holds the element writes whose hook is a range hook
 	// before their loop (wholerange.go).
 	ranged map[ast.Expr]bool
+	// syncOnly is set while the plain copy of a versioned tail is
+	// rewritten (tail.go): its synchronization gets its hooks, its
+	// accesses none.
+	syncOnly bool
 }
 
 func (p *pkgRewriter) rewriteFile(f *ast.File) (*fileRewriter, error) {

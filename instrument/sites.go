@@ -192,10 +192,14 @@ func hasTypeArgs(e dst.Expr) bool {
 // which may be shared: R or W in dynamic mode. In static and collide
 // modes a sampled site gets SR or SW, an unsampled one CR or CW if
 // Config.Checks asks for them, and nil, meaning no code at all,
-// otherwise. Every read and write hook is chosen here, so that the modes
+// otherwise; the plain copy of a versioned tail (syncOnly) gets nil
+// too. Every read and write hook is chosen here, so that the modes
 // differ in this one place. Each call decides for one site: a caller
 // that gets a hook must number the site (accessCall does both).
 func (fr *fileRewriter) accessHook(a ast.Node, write bool) *hook {
+	if fr.syncOnly {
+		return nil
+	}
 	if !fr.cfg.static() {
 		return pick(write, hookW, hookR)
 	}
@@ -210,6 +214,12 @@ func (fr *fileRewriter) accessHook(a ast.Node, write bool) *hook {
 	}
 	return nil
 }
+
+// containerHooks reports whether the rewrite gives the accesses of maps'
+// and slices' elements, append and copy hooks of their own: dynamic builds
+// do, static and collide builds, whose sites are watched one by one, and
+// the plain copies of versioned tails (syncOnly) do not.
+func (fr *fileRewriter) containerHooks() bool { return !fr.cfg.static() && !fr.syncOnly }
 
 // pick returns w if write is set, r otherwise.
 func pick(write bool, w, r *hook) *hook {
@@ -238,10 +248,10 @@ func (fr *fileRewriter) accessStmt(p dst.Expr, a ast.Node, global, write bool) d
 }
 
 // containerHook returns the call h(x, site) of the hook h that records
-// the accesses of x's map or slice at a, or nil in static and collide
-// modes, which have no such hooks: there x's elements are not watched.
+// the accesses of x's map or slice at a, or nil where containerHooks
+// says there are no such hooks.
 func (fr *fileRewriter) containerHook(h *hook, x dst.Expr, a ast.Node) *dst.CallExpr {
-	if fr.cfg.static() {
+	if !fr.containerHooks() {
 		return nil
 	}
 	return fr.rtCall(h, x, siteLit(fr.newSite(a, false)))

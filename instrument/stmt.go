@@ -36,6 +36,10 @@ func (fr *fileRewriter) funcDecl(d *dst.FuncDecl) {
 	fr.fn = d
 	fr.main = d.Recv == nil && d.Name.Name == "main" && fr.pkg.Name() == "main" && d.Type.TypeParams == nil
 	plain := fr.plainBody(d) // before d is rewritten
+	var t *tail
+	if plain == nil {
+		t = fr.splitTail(d) // before d is rewritten (tail.go)
+	}
 	if !fr.cfg.static() {
 		// Static builds' hooks are sampled sites, each of which stays.
 		fr.hooked = make(map[ast.Expr]*hookedAccess)
@@ -56,6 +60,9 @@ func (fr *fileRewriter) funcDecl(d *dst.FuncDecl) {
 	}
 	if plain != nil {
 		fr.versionBody(d, plain)
+	}
+	if t != nil {
+		fr.versionTail(d, t)
 	}
 	fr.main = false
 	fr.fn = nil

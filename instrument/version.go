@@ -44,7 +44,7 @@ import (
 // plainLoop returns a copy of the loop s, taken before s is rewritten, if
 // s may be versioned, or nil.
 func (fr *fileRewriter) plainLoop(s dst.Stmt) dst.Stmt {
-	if fr.cfg.static() {
+	if fr.cfg.static() || fr.syncOnly {
 		return nil
 	}
 	switch s.(type) {
@@ -67,9 +67,12 @@ func (fr *fileRewriter) plainLoop(s dst.Stmt) dst.Stmt {
 // since none is inside, and means the same in either copy.
 func (fr *fileRewriter) computesOnly(s dst.Stmt) bool {
 	a, ok := fr.dec.Ast.Nodes[s].(ast.Stmt)
-	if !ok || !fr.comp.ComputesUntilExit(a) {
-		return false
-	}
+	return ok && fr.comp.ComputesUntilExit(a) && copyable(a)
+}
+
+// copyable reports whether the statement a has no label or goto in it,
+// which copies of it would define twice or jump into the other copy from.
+func copyable(a ast.Stmt) bool {
 	copyable := true
 	ast.Inspect(a, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -83,15 +86,22 @@ func (fr *fileRewriter) computesOnly(s dst.Stmt) bool {
 	return copyable
 }
 
-// copyOrigins gives each node of the copy c the original position of its
-// counterpart in s, so that the copy gets line comments like the rest.
+// copyOrigins records each node of the copy c as a copy of its
+// counterpart in s: it shares the counterpart's syntax tree, and so its
+// types and position, or, for a node the rewriter made, its origin. So
+// the copy gets line comments like the rest, and the rewriter can
+// rewrite it as it rewrites s (tail.go).
 func (fr *fileRewriter) copyOrigins(s, c dst.Node) {
 	orig, copies := preorder(s), preorder(c)
 	if len(orig) != len(copies) {
 		return // cannot happen: Clone copies the tree node for node
 	}
 	for i, n := range copies {
-		fr.from(n, orig[i])
+		if a, ok := fr.dec.Ast.Nodes[orig[i]]; ok {
+			fr.dec.Ast.Nodes[n] = a
+		} else {
+			fr.from(n, orig[i])
+		}
 	}
 }
 
@@ -182,7 +192,7 @@ const minVersionedHooks = 4
 // plainBody returns a copy of the body of d, taken before d is rewritten,
 // if d may be versioned, or nil.
 func (fr *fileRewriter) plainBody(d *dst.FuncDecl) *dst.BlockStmt {
-	if fr.cfg.static() || d.Body == nil || !fr.computesOnly(d.Body) || fr.reassignsOuter(d.Body) {
+	if fr.cfg.static() || d.Body == nil || !fr.computesOnly(d.Body) || fr.reassignsOuter(d.Body.List) {
 		return nil
 	}
 	c := dst.Clone(d.Body).(*dst.BlockStmt)
@@ -191,12 +201,12 @@ func (fr *fileRewriter) plainBody(d *dst.FuncDecl) *dst.BlockStmt {
 }
 
 // reassignsOuter reports whether a short variable declaration among the
-// statements of body assigns a parameter or result of its function, as
+// statements of list assigns a variable declared before them, as
 // `n, err := f()` does at the top of a body with a result err. Moved into
 // the blocks of the if statement, it would declare a new variable
-// instead, which a bare return would not return.
-func (fr *fileRewriter) reassignsOuter(body *dst.BlockStmt) bool {
-	for _, s := range body.List {
+// instead, which a bare return, or a deferred function, would not see.
+func (fr *fileRewriter) reassignsOuter(list []dst.Stmt) bool {
+	for _, s := range list {
 		as, ok := fr.dec.Ast.Nodes[s].(*ast.AssignStmt)
 		if !ok || as.Tok != token.DEFINE {
 			continue

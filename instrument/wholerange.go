@@ -38,7 +38,7 @@ import (
 // and returns the element writes it makes. It is conservative: any
 // statement or expression it does not know to be safe disqualifies it.
 func (fr *fileRewriter) wholeRange(a *ast.RangeStmt) (writes []*ast.IndexExpr, ok bool) {
-	if _, slice := under(fr.typeOf(a.X)).(*types.Slice); !slice || fr.cfg.static() {
+	if _, slice := under(fr.typeOf(a.X)).(*types.Slice); !slice || !fr.containerHooks() {
 		return nil, false
 	}
 	writes = fr.elementWrites(a)

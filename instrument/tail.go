@@ -1,0 +1,194 @@
+package instrument
+
+import (
+	"go/ast"
+	"slices"
+
+	"github.com/dave/dst"
+)
+
+// Tail versioning. A function that synchronizes is not versioned whole
+// (version.go): a copy without hooks would skip the hooks of its
+// synchronization too, and a release the detector does not see can make
+// it report a race that did not happen; and a lock, a receive or a Wait
+// can hold the copy past the start of a sampling period for as long as
+// another goroutine likes. But most functions that lock take the lock
+// first and then only compute until they return, unlocking on the way
+// (m.Lock(); defer m.Unlock(); ...). The statements of a function body
+// after the last one that may block, its tail, are versioned:
+//
+//	func (c *cache) get(k string) (v V, ok bool) {
+//		c.mu.Lock() // and its hook
+//		if racegenrt.Idle() {
+//			tail, with the hooks of its synchronization only
+//		} else {
+//			tail, instrumented
+//		}
+//	}
+//
+// A tail's statements never block (analysis.Computations.
+// NeverBlocksUntilExit): they compute, unlock, make atomic operations,
+// Add and Done on WaitGroups, close channels and defer calls, and call
+// only functions of the package that never block themselves. Its plain
+// copy is rewritten like the rest but for its accesses (syncOnly), so
+// that every synchronization operation in it is recorded whenever the
+// gate is open when it runs, as elsewhere: the copy skips accesses
+// alone, which removes no happens-before edge, and so can cost a
+// detection but never make a false report. Nothing in the tail waits for
+// another goroutine, so what a sampling period that starts meanwhile
+// misses is bounded by the tail's own work, as for a versioned loop.
+//
+// A tail must have at least minVersionedHooks access hooks and no short
+// variable declaration that assigns a variable declared before it
+// (reassignsOuter). Its labels may be the targets of its own goto, break
+// and continue statements only, since a goto cannot jump into a block;
+// the plain copy's labels are renamed, so that each is defined once. The
+// body of func main of package main, which must flush the detector's
+// reports when it returns, has no tail.
+
+// A tail is the versionable tail of a function body while the body is
+// rewritten: the block that holds its statements, in place of them, and
+// a copy of them taken before the rewrite.
+type tail struct {
+	block *dst.BlockStmt
+	plain *dst.BlockStmt
+}
+
+// splitTail moves the tail of d's body, if it has one, into a block of
+// its own, the body's last statement, and returns it with a copy of its
+// statements. It is called before d is rewritten. A block around the
+// tail means what the statements meant: no variable they declare is used
+// after them, none of them assigns one declared before with :=, and no
+// goto leaves or enters them.
+func (fr *fileRewriter) splitTail(d *dst.FuncDecl) *tail {
+	if fr.cfg.static() || d.Body == nil || fr.main {
+		return nil
+	}
+	list := d.Body.List
+	k := len(list)
+	for k > 0 && fr.neverBlocks(list[k-1]) {
+		k--
+	}
+	if k == len(list) || fr.reassignsOuter(list[k:]) {
+		return nil
+	}
+	labels := labelsDefined(list[k:])
+	if len(labels) > 0 && branchesTo(list[:k], labels) {
+		return nil
+	}
+	t := &tail{block: &dst.BlockStmt{List: list[k:]}, plain: &dst.BlockStmt{}}
+	for _, s := range t.block.List {
+		c := dst.Clone(s).(dst.Stmt)
+		fr.copyOrigins(s, c)
+		t.plain.List = append(t.plain.List, c)
+	}
+	fr.renameLabels(t.plain, labels)
+	d.Body.List = append(list[:k:k], t.block)
+	return t
+}
+
+// neverBlocks reports whether the statement s of a function body may be
+// part of its tail.
+func (fr *fileRewriter) neverBlocks(s dst.Stmt) bool {
+	a, ok := fr.dec.Ast.Nodes[s].(ast.Stmt)
+	return ok && fr.comp.NeverBlocksUntilExit(a)
+}
+
+// labelsDefined returns the set of labels that the statements of list
+// define.
+func labelsDefined(list []dst.Stmt) map[string]bool {
+	labels := make(map[string]bool)
+	for _, s := range list {
+		dst.Inspect(s, func(n dst.Node) bool {
+			if l, ok := n.(*dst.LabeledStmt); ok {
+				labels[l.Label.Name] = true
+			}
+			return true
+		})
+	}
+	return labels
+}
+
+// branchesTo reports whether a goto, break or continue statement in list
+// names one of labels.
+func branchesTo(list []dst.Stmt, labels map[string]bool) bool {
+	found := false
+	for _, s := range list {
+		dst.Inspect(s, func(n dst.Node) bool {
+			if b, ok := n.(*dst.BranchStmt); ok && b.Label != nil && labels[b.Label.Name] {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// renameLabels gives each label of labels, which the statements of b
+// define, a new name in them, where every statement that names it is.
+func (fr *fileRewriter) renameLabels(b *dst.BlockStmt, labels map[string]bool) {
+	if len(labels) == 0 {
+		return
+	}
+	names := make(map[string]string, len(labels))
+	for l := range labels {
+		names[l] = fr.freshName("racegen_" + l)
+	}
+	dst.Inspect(b, func(n dst.Node) bool {
+		switch n := n.(type) {
+		case *dst.LabeledStmt:
+			n.Label.Name = names[n.Label.Name]
+		case *dst.BranchStmt:
+			if n.Label != nil && labels[n.Label.Name] {
+				n.Label.Name = names[n.Label.Name]
+			}
+		}
+		return true
+	})
+}
+
+// versionTail, called once d is rewritten, makes the tail t run as its
+// plain copy while the detector is idle, if its rewrite has enough access
+// hooks and the copy's rewrite makes the same calls of the runtime but
+// for those; otherwise it puts the tail's statements back in the body.
+func (fr *fileRewriter) versionTail(d *dst.FuncDecl, t *tail) {
+	i := slices.Index(d.Body.List, dst.Stmt(t.block))
+	if i < 0 {
+		return // cannot happen: a block is rewritten in place
+	}
+	if access, other := fr.runtimeCalls(t.block); access >= minVersionedHooks {
+		dropped := fr.dropped // the copy's accesses are counted once, in the tail
+		fr.syncOnly = true
+		fr.blockStmt(t.plain)
+		fr.syncOnly = false
+		fr.dropped = dropped
+		if plainAccess, plainOther := fr.runtimeCalls(t.plain); plainAccess == 0 && slices.Equal(plainOther, other) {
+			fr.unversionLoops(t.block)
+			v := &dst.IfStmt{Cond: fr.rtCall(hookIdle), Body: t.plain, Else: t.block}
+			d.Body.List[i] = fr.from(v, t.plain.List[0])
+			return
+		}
+	}
+	d.Body.List = slices.Replace(d.Body.List, i, i+1, t.block.List...)
+}
+
+// runtimeCalls counts the calls of access hooks in the rewritten code n,
+// and lists the other functions of the runtime that it calls, in order,
+// Idle aside.
+func (fr *fileRewriter) runtimeCalls(n dst.Node) (access int, other []string) {
+	dst.Inspect(n, func(n dst.Node) bool {
+		if c, ok := n.(*dst.CallExpr); ok {
+			if name, ok := fr.rtCallee(c); ok {
+				switch h := hookTable[name]; {
+				case h == hookIdle:
+				case h != nil && h.access:
+					access++
+				default:
+					other = append(other, name)
+				}
+			}
+		}
+		return true
+	})
+	return access, other
+}
