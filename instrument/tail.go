@@ -2,6 +2,7 @@ package instrument
 
 import (
 	"go/ast"
+	"maps"
 	"slices"
 
 	"github.com/dave/dst"
@@ -59,7 +60,7 @@ type tail struct {
 // statements. It is called before d is rewritten. A block around the
 // tail means what the statements meant: no variable they declare is used
 // after them, none of them assigns one declared before with :=, and no
-// goto leaves or enters them.
+// goto enters them (one may leave them, to a label before them).
 func (fr *fileRewriter) splitTail(d *dst.FuncDecl) *tail {
 	if fr.cfg.static() || d.Body == nil || fr.main {
 		return nil
@@ -124,14 +125,16 @@ func branchesTo(list []dst.Stmt, labels map[string]bool) bool {
 	return found
 }
 
-// renameLabels gives each label of labels, which the statements of b
-// define, a new name in them, where every statement that names it is.
+// renameLabels renames each label of labels in b, which defines it and
+// holds every statement that names it, to a name of its own. The names
+// are chosen in the labels' order, so that the output is the same in
+// every build.
 func (fr *fileRewriter) renameLabels(b *dst.BlockStmt, labels map[string]bool) {
 	if len(labels) == 0 {
 		return
 	}
 	names := make(map[string]string, len(labels))
-	for l := range labels {
+	for _, l := range slices.Sorted(maps.Keys(labels)) {
 		names[l] = fr.freshName("racegen_" + l)
 	}
 	dst.Inspect(b, func(n dst.Node) bool {
