@@ -140,7 +140,7 @@ func callsAsm() { asm() }
 
 // TestComputations checks which functions of computesSrc only compute.
 func TestComputations(t *testing.T) {
-	p, c, marked := loadComputations(t, computesSrc)
+	p, c, marked := loadComputations(t, computesSrc, "computes")
 	f := p.files[0]
 	n := 0
 	for _, d := range f.Decls {
@@ -160,15 +160,15 @@ func TestComputations(t *testing.T) {
 }
 
 // loadComputations type-checks the package src, of one file, and returns
-// it, its Computations, and the lines of the file that end in a
-// "// computes" comment.
-func loadComputations(t *testing.T, src string) (*loaded, *analysis.Computations, map[int]bool) {
+// it, its Computations, and the lines of the file that end in a comment
+// of the text mark ("// computes").
+func loadComputations(t *testing.T, src, mark string) (*loaded, *analysis.Computations, map[int]bool) {
 	t.Helper()
 	p := loadSource(t, src, "go1.26")
 	marked := make(map[int]bool)
 	for _, cg := range p.files[0].Comments {
 		for _, cm := range cg.List {
-			if strings.TrimSpace(strings.TrimPrefix(cm.Text, "//")) == "computes" {
+			if strings.TrimSpace(strings.TrimPrefix(cm.Text, "//")) == mark {
 				marked[p.fset.Position(cm.Pos()).Line] = true
 			}
 		}
@@ -241,7 +241,7 @@ func loops() (int, error) {
 // TestComputesUntilExit checks which loops of loopsSrc only compute until
 // they are left.
 func TestComputesUntilExit(t *testing.T) {
-	p, c, marked := loadComputations(t, loopsSrc)
+	p, c, marked := loadComputations(t, loopsSrc, "computes")
 	n := 0
 	ast.Inspect(p.files[0], func(nd ast.Node) bool {
 		s, ok := nd.(ast.Stmt)
@@ -326,15 +326,7 @@ func prints(t *T) { fmt.Println(t.m) }
 // TestNeverBlocksUntilExit checks which functions of blocksSrc never block
 // until they return, and that what only computes never blocks.
 func TestNeverBlocksUntilExit(t *testing.T) {
-	p, c, _ := loadComputations(t, blocksSrc)
-	marked := make(map[int]bool)
-	for _, cg := range p.files[0].Comments {
-		for _, cm := range cg.List {
-			if strings.TrimSpace(strings.TrimPrefix(cm.Text, "//")) == "never blocks" {
-				marked[p.fset.Position(cm.Pos()).Line] = true
-			}
-		}
-	}
+	p, c, marked := loadComputations(t, blocksSrc, "never blocks")
 	n := 0
 	for _, d := range p.files[0].Decls {
 		fd, ok := d.(*ast.FuncDecl)
