@@ -206,13 +206,25 @@ func (fr *fileRewriter) plainBody(d *dst.FuncDecl) *dst.BlockStmt {
 // the blocks of the if statement, it would declare a new variable
 // instead, which a bare return, or a deferred function, would not see.
 func (fr *fileRewriter) reassignsOuter(list []dst.Stmt) bool {
+	if len(list) == 0 {
+		return false
+	}
+	first, ok := fr.dec.Ast.Nodes[list[0]]
+	if !ok {
+		return true // cannot happen: the list is the source's
+	}
 	for _, s := range list {
 		as, ok := fr.dec.Ast.Nodes[s].(*ast.AssignStmt)
 		if !ok || as.Tok != token.DEFINE {
 			continue
 		}
 		for _, l := range as.Lhs {
-			if id, ok := l.(*ast.Ident); ok && id.Name != "_" && fr.info.Defs[id] == nil {
+			id, ok := l.(*ast.Ident)
+			if !ok || id.Name == "_" || fr.info.Defs[id] != nil {
+				continue // a new variable
+			}
+			// A variable the list declared before is in the same block.
+			if obj := fr.info.Uses[id]; obj == nil || obj.Pos() < first.Pos() {
 				return true
 			}
 		}

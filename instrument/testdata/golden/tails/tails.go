@@ -102,6 +102,20 @@ func (c *cache) redeclares() (n int, err error) {
 	return n + m, err
 }
 
+// twice redeclares with := a variable that its tail declared: in the
+// same block either way, so versioned.
+func (c *cache) twice(k int) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	a, ok := c.m[k]
+	b, ok := c.m[a]
+	if ok {
+		c.hits++
+	}
+	c.last = a + b
+	return c.last
+}
+
 // jumps has a goto and its label after its lock: the plain copy's label
 // is renamed.
 func (c *cache) jumps(k int) int {
