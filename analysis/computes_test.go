@@ -15,6 +15,7 @@ const computesSrc = `package p
 import (
 	"strings"
 	"sync"
+	"time"
 )
 
 type T struct {
@@ -92,6 +93,12 @@ func pureCallWithFunc(s string) string { return strings.Map(mapRune, s) }
 func mapRune(r rune) rune { return r } // computes
 
 func otherPackageMethod(b *strings.Builder) { b.WriteByte('x') }
+
+func clock(t time.Time) bool { return time.Now().After(t) && t.Unix() > 0 } // computes
+
+func sleeps() { time.Sleep(1) }
+
+func timeLocal(t time.Time) time.Time { return t.Local() }
 
 func otherPackage() { sync.OnceFunc(leaf) }
 

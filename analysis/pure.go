@@ -25,12 +25,39 @@ var purePackages = map[string]bool{
 	"unicode/utf8":     true,
 }
 
+// pureNames lists other functions and methods of the standard library
+// that only compute, by their full names (types.Func.FullName): reading
+// the clock, and time.Time's methods that answer from the time's value
+// alone, whose receivers are values they keep nowhere. Caches ask them
+// under their locks (ristretto's expiration buckets, go-cache's expiry).
+var pureNames = map[string]bool{
+	"time.Now":                true,
+	"time.Since":              true,
+	"time.Until":              true,
+	"(time.Time).Unix":        true,
+	"(time.Time).UnixMilli":   true,
+	"(time.Time).UnixMicro":   true,
+	"(time.Time).UnixNano":    true,
+	"(time.Time).IsZero":      true,
+	"(time.Time).Before":      true,
+	"(time.Time).After":       true,
+	"(time.Time).Equal":       true,
+	"(time.Time).Compare":     true,
+	"(time.Time).Sub":         true,
+	"(time.Time).Add":         true,
+	"(time.Duration).Seconds": true,
+}
+
 // pureFunc reports whether fn is a package-level function of a package
-// in purePackages. Methods are excluded: bytes.Buffer, strings.Builder
-// and strings.Reader methods keep their arguments in their receivers.
+// in purePackages, or one of pureNames. Other methods are excluded:
+// bytes.Buffer, strings.Builder and strings.Reader methods keep their
+// arguments in their receivers.
 func pureFunc(fn *types.Func) bool {
 	if fn == nil || fn.Pkg() == nil {
 		return false
+	}
+	if pureNames[fn.FullName()] {
+		return true
 	}
 	if sig, ok := fn.Type().(*types.Signature); !ok || sig.Recv() != nil {
 		return false
@@ -38,8 +65,7 @@ func pureFunc(fn *types.Func) bool {
 	return purePackages[fn.Pkg().Path()]
 }
 
-// isPure reports whether fn is a package-level function of a package in
-// purePackages (pureFunc).
+// isPure reports whether fn only computes and keeps nothing (pureFunc).
 func isPure(fn *ssa.Function) bool {
 	obj, ok := fn.Object().(*types.Func)
 	return ok && pureFunc(obj)
