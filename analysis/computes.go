@@ -118,11 +118,14 @@ func (c *Computations) ComputesOnly(n ast.Node) bool {
 // ComputesUntilExit reports whether n, a loop or a function's body, only
 // computes until it is left: like ComputesOnly, except that the
 // statements by which it leaves the function, a return statement or a
-// call of panic, may call any function. When such a call runs, the loop
-// or function has ended but for the rest of its statement; the callee is
+// call of panic, and the straight run of statements before them in their
+// block (exitRun), may call any function. When such a call runs, the
+// loop or function is on its way out: what remains is the rest of that
+// run, each of its statements run at most once; the callee is
 // instrumented as usual, and records its own synchronization. A
-// synchronization operation written in the statement itself, like a
-// receive, is still not allowed.
+// synchronization operation written in those statements other than a
+// call, like a receive, is still not allowed (the instrumenter's rewrite
+// of a call that synchronizes tells it apart).
 func (c *Computations) ComputesUntilExit(n ast.Node) bool {
 	return c.only(n, true, computing)
 }
@@ -158,13 +161,34 @@ func (c *Computations) only(n ast.Node, exits bool, l level) bool {
 // exits, calls in return statements and calls of panic are allowed too.
 func (c *Computations) computes(n ast.Node, exits bool, l level, calls *[]*types.Func) bool {
 	ok := true
-	var exit ast.Node // the exit statement being inspected, if any
+	var exit ast.Node   // the exit statement being inspected, if any
+	var runs []ast.Node // the exit runs met so far (exitRun), as spans
+	inRun := func(n ast.Node) bool {
+		for _, r := range runs {
+			if r.Pos() <= n.Pos() && n.End() <= r.End() {
+				return true
+			}
+		}
+		return false
+	}
 	ast.Inspect(n, func(n ast.Node) bool {
 		if !ok || n == nil {
 			return false
 		}
 		if exit != nil && n.Pos() >= exit.End() {
 			exit = nil
+		}
+		if exits {
+			var list []ast.Stmt
+			switch n := n.(type) {
+			case *ast.BlockStmt:
+				list = n.List
+			case *ast.CaseClause:
+				list = n.Body
+			}
+			if run := c.exitRun(list); len(run) > 0 {
+				runs = append(runs, span{run[0].Pos(), run[len(run)-1].End()})
+			}
 		}
 		switch n := n.(type) {
 		case *ast.DeferStmt:
@@ -187,12 +211,61 @@ func (c *Computations) computes(n ast.Node, exits bool, l level, calls *[]*types
 				exit = n
 			}
 		case *ast.CallExpr:
-			ok = exit != nil || c.call(n, l, calls)
+			ok = exit != nil || inRun(n) || c.call(n, l, calls)
 		}
 		return ok
 	})
 	return ok
 }
+
+// exitRun returns the statements at the end of list that run only on the
+// way out of the function: the longest suffix of list that ends in a
+// return statement or a call of panic and holds no loop, label, goto,
+// break, continue or fallthrough, so that once it starts nothing runs
+// but its own statements, each at most once, until the function returns
+// or panics. It returns nil if list does not end so. An error path such
+// as `s.err = fmt.Errorf(...); return false` is one.
+func (c *Computations) exitRun(list []ast.Stmt) []ast.Stmt {
+	n := len(list)
+	if n == 0 {
+		return nil
+	}
+	switch s := list[n-1].(type) {
+	case *ast.ReturnStmt:
+	case *ast.ExprStmt:
+		if !c.isPanic(s.X) {
+			return nil
+		}
+	default:
+		return nil
+	}
+	i := n
+	for i > 0 && straight(list[i-1]) {
+		i--
+	}
+	return list[i:]
+}
+
+// straight reports whether the statement s runs each of its statements at
+// most once and leaves only to the statement after it: it has no loop,
+// label or branch statement in it.
+func straight(s ast.Stmt) bool {
+	ok := true
+	ast.Inspect(s, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt, *ast.LabeledStmt, *ast.BranchStmt:
+			ok = false
+		}
+		return ok
+	})
+	return ok
+}
+
+// A span is a stretch of source, as an ast.Node that is only positions.
+type span struct{ pos, end token.Pos }
+
+func (s span) Pos() token.Pos { return s.pos }
+func (s span) End() token.Pos { return s.end }
 
 // isPanic reports whether e is a call of the builtin panic.
 func (c *Computations) isPanic(e ast.Expr) bool {

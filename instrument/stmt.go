@@ -35,11 +35,7 @@ func (fr *fileRewriter) funcDecl(d *dst.FuncDecl) {
 	}
 	fr.fn = d
 	fr.main = d.Recv == nil && d.Name.Name == "main" && fr.pkg.Name() == "main" && d.Type.TypeParams == nil
-	plain := fr.plainBody(d) // before d is rewritten
-	var t *tail
-	if plain == nil {
-		t = fr.splitTail(d) // before d is rewritten (tail.go)
-	}
+	t := fr.splitTail(d) // before d is rewritten (tail.go)
 	if !fr.cfg.static() {
 		// Static builds' hooks are sampled sites, each of which stays.
 		fr.hooked = make(map[ast.Expr]*hookedAccess)
@@ -57,9 +53,6 @@ func (fr *fileRewriter) funcDecl(d *dst.FuncDecl) {
 		if n == 0 || !isReturn(d.Body.List[n-1]) {
 			d.Body.List = append(d.Body.List, fr.from(exprStmt(fr.rtCall(hookMainDone)), d))
 		}
-	}
-	if plain != nil {
-		fr.versionBody(d, plain)
 	}
 	if t != nil {
 		fr.versionTail(d, t)

@@ -8,15 +8,9 @@ import (
 	"github.com/dave/dst"
 )
 
-// Tail versioning. A function that synchronizes is not versioned whole
-// (version.go): a copy without hooks would skip the hooks of its
-// synchronization too, and a release the detector does not see can make
-// it report a race that did not happen; and a lock, a receive or a Wait
-// can hold the copy past the start of a sampling period for as long as
-// another goroutine likes. But most functions that lock take the lock
-// first and then only compute until they return, unlocking on the way
-// (m.Lock(); defer m.Unlock(); ...). The statements of a function body
-// after the last one that may block, its tail, are versioned:
+// Function and tail versioning. A function whose statements after the
+// last one that may block, its tail, are enough work is versioned like a
+// loop (version.go), from there on:
 //
 //	func (c *cache) get(k string) (v V, ok bool) {
 //		c.mu.Lock() // and its hook
@@ -27,6 +21,20 @@ import (
 //		}
 //	}
 //
+// so that while the detector is idle a call tests it once rather than at
+// every access. The tail of a function that never blocks, such as a
+// parser's helper that reads and writes a few fields, is its whole body.
+// racegen's compiler charges the if statement what the plain copy costs
+// (cmd/racegen/inliner.go), so the function inlines where it did.
+//
+// A copy without any hooks would skip the hooks of the tail's
+// synchronization too, and a release the detector does not see can make
+// it report a race that did not happen; and a lock, a receive or a Wait
+// can hold a copy past the start of a sampling period for as long as
+// another goroutine likes. Most functions that lock take the lock first
+// and then only compute until they return, unlocking on the way
+// (m.Lock(); defer m.Unlock(); ...).
+//
 // A tail's statements never block (analysis.Computations.
 // NeverBlocksUntilExit): they compute, unlock, make atomic operations,
 // Add and Done on WaitGroups, close channels and defer calls, and call
@@ -36,16 +44,19 @@ import (
 // gate is open when it runs, as elsewhere: the copy skips accesses
 // alone, which removes no happens-before edge, and so can cost a
 // detection but never make a false report. Nothing in the tail waits for
-// another goroutine, so what a sampling period that starts meanwhile
-// misses is bounded by the tail's own work, as for a versioned loop.
+// another goroutine before it is on its way out (a return statement, and
+// the straight run of statements before it, may call anything), so what
+// a sampling period that starts meanwhile misses is bounded by the tail's
+// own work, as for a versioned loop.
 //
-// A tail must have at least minVersionedHooks access hooks and no short
-// variable declaration that assigns a variable declared before it
-// (reassignsOuter). Its labels may be the targets of its own goto, break
-// and continue statements only, since a goto cannot jump into a block;
-// the plain copy's labels are renamed, so that each is defined once. The
-// body of func main of package main, which must flush the detector's
-// reports when it returns, has no tail.
+// A tail must have at least minVersionedHooks access hooks (fewer would
+// save little and double the code) and no short variable declaration
+// that assigns a variable declared before it (reassignsOuter). Its labels
+// may be the targets of its own goto, break and continue statements
+// only, since a goto cannot jump into a block; the plain copy's labels
+// are renamed, so that each is defined once. The body of func main of
+// package main, which must flush the detector's reports when it returns,
+// has no tail.
 
 // A tail is the versionable tail of a function body while the body is
 // rewritten: the block that holds its statements, in place of them, and

@@ -162,43 +162,12 @@ func (fr *fileRewriter) accessHooks(n dst.Node) (hooks int, only bool) {
 	return hooks, only
 }
 
-// Function versioning. A function whose whole body only computes until it
-// returns (analysis.Computations.ComputesUntilExit), such as a parser's
-// helper that reads and writes a few fields, is versioned like a loop:
-//
-//	func f() {
-//		if racegenrt.Idle() {
-//			original body
-//		} else {
-//			instrumented body
-//		}
-//	}
-//
-// so that while the detector is idle a call tests it once rather than at
-// every access. The argument is the loop's: the function's own accesses
-// are skipped until it returns, which nothing in it makes wait for
-// another goroutine. racegen's compiler charges the if statement what the
-// original body costs (cmd/racegen/inliner.go), so the function inlines
-// where it did. Functions with fewer than minVersionedHooks hooks are
-// left alone: their test would save little, and their code would double.
-
 // minVersionedHooks is the number of access hooks a function's rewritten
-// body must have to be versioned. fasthttp's two benchmarks at rate 0
+// body, or its tail, must have to be versioned (tail.go). fasthttp's two benchmarks at rate 0
 // (callgrind, 10,000 operations each) ran 519.2, 522.1 and 531.2 million
 // instructions with 2, 4 and 8, from test binaries of 45.9, 43.7 and 42.6
 // MB; before function versioning, 595.8 million and 40.5 MB.
 const minVersionedHooks = 4
-
-// plainBody returns a copy of the body of d, taken before d is rewritten,
-// if d may be versioned, or nil.
-func (fr *fileRewriter) plainBody(d *dst.FuncDecl) *dst.BlockStmt {
-	if fr.cfg.static() || d.Body == nil || !fr.computesOnly(d.Body) || fr.reassignsOuter(d.Body.List) {
-		return nil
-	}
-	c := dst.Clone(d.Body).(*dst.BlockStmt)
-	fr.copyOrigins(d.Body, c)
-	return c
-}
 
 // reassignsOuter reports whether a short variable declaration among the
 // statements of list assigns a variable declared before them, as
@@ -230,23 +199,6 @@ func (fr *fileRewriter) reassignsOuter(list []dst.Stmt) bool {
 		}
 	}
 	return false
-}
-
-// versionBody makes the rewritten body of d run plain, its copy from
-// plainBody, while the detector is idle, if the rewrite calls nothing but
-// enough access hooks.
-func (fr *fileRewriter) versionBody(d *dst.FuncDecl, plain *dst.BlockStmt) {
-	if hooks, only := fr.accessHooks(d.Body); !only || hooks < minVersionedHooks {
-		return
-	}
-	els := &dst.BlockStmt{List: d.Body.List}
-	fr.unversionLoops(els)
-	v := &dst.IfStmt{
-		Cond: fr.rtCall(hookIdle),
-		Body: plain,
-		Else: els,
-	}
-	d.Body.List = []dst.Stmt{fr.from(v, d)}
 }
 
 // unversionLoops replaces each versioned loop in the instrumented body b
