@@ -49,8 +49,9 @@ import (
 // a sampling period that starts meanwhile misses is bounded by the tail's
 // own work, as for a versioned loop.
 //
-// A tail must have at least minVersionedHooks access hooks (fewer would
-// save little and double the code) and no short variable declaration
+// A tail must have at least minTailHooks access hooks, or
+// minVersionedHooks if it is the whole body (fewer would save little and
+// double the code), and no short variable declaration
 // that assigns a variable declared before it (reassignsOuter). Its labels
 // may be the targets of its own goto, break and continue statements
 // only, since a goto cannot jump into a block; the plain copy's labels
@@ -64,6 +65,7 @@ import (
 type tail struct {
 	block *dst.BlockStmt
 	plain *dst.BlockStmt
+	whole bool // the tail is the whole body
 }
 
 // splitTail moves the tail of d's body, if it has one, into a block of
@@ -88,7 +90,7 @@ func (fr *fileRewriter) splitTail(d *dst.FuncDecl) *tail {
 	if len(labels) > 0 && branchesTo(list[:k], labels) {
 		return nil
 	}
-	t := &tail{block: &dst.BlockStmt{List: list[k:]}, plain: &dst.BlockStmt{}}
+	t := &tail{block: &dst.BlockStmt{List: list[k:]}, plain: &dst.BlockStmt{}, whole: k == 0}
 	for _, s := range t.block.List {
 		c := dst.Clone(s).(dst.Stmt)
 		fr.copyOrigins(s, c)
@@ -170,7 +172,11 @@ func (fr *fileRewriter) versionTail(d *dst.FuncDecl, t *tail) {
 	if i < 0 {
 		return // cannot happen: a block is rewritten in place
 	}
-	if access, other := fr.runtimeCalls(t.block); access >= minVersionedHooks {
+	min := minTailHooks
+	if t.whole {
+		min = minVersionedHooks
+	}
+	if access, other := fr.runtimeCalls(t.block); access >= min {
 		dropped := fr.dropped // the copy's accesses are counted once, in the tail
 		fr.syncOnly = true
 		fr.blockStmt(t.plain)

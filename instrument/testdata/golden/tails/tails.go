@@ -70,11 +70,20 @@ func (c *cache) afterReceive() int {
 	return c.last
 }
 
-// few has fewer than four hooks after its lock: not versioned.
+// few has fewer than two hooks after its lock: not versioned.
 func (c *cache) few() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.hits
+}
+
+// two has two hooks after its lock, the map field and the map, as a
+// sharded map's Get has: versioned.
+func (c *cache) two(k int) int {
+	c.mu.Lock()
+	v := c.m[k]
+	c.mu.Unlock()
+	return v
 }
 
 func (c *cache) lock() { c.mu.Lock() }
