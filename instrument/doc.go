@@ -33,10 +33,10 @@
 // already records, with nothing in between that may synchronize, gets no
 // hook (redundant.go; analysis.Variables.Redundant decides).
 //
-// Loops and functions that only compute run without hooks while the
-// detector is idle (version.go; analysis.Computations decides what only
-// computes), and so do the statements of a function after the last one
-// that may block, with the hooks of their synchronization alone
+// Loops that only compute run without hooks while the detector is idle
+// (version.go; analysis.Computations decides what only computes), and so
+// do the statements of a function after the last one that may block, all
+// of its body if none may, with the hooks of their synchronization alone
 // (tail.go). When it is not, a range over a slice whose body reads
 // every element (wholerange.go) and a counted loop whose accesses are all
 // to consecutive elements of unchanging containers (hoist_eligible.go
