@@ -31,9 +31,11 @@ import (
 // loop's own work, since nothing in it waits for another goroutine. The
 // functions it calls are instrumented as usual and ask the detector
 // themselves. A return, break or continue leaves either copy as it
-// leaves the loop; a return statement, or a call of panic, may call any
-// function, such as fmt.Errorf on an error path, since the loop has
-// ended when the call runs.
+// leaves the loop; a return statement, or a call of panic, and the
+// straight run of statements before it in its block may call any
+// function, such as fmt.Errorf on an error path, since the loop is on
+// its way out when the call runs. A call that synchronizes is rewritten
+// to a runtime wrapper, which the rewrite's check below refuses.
 //
 // A loop qualifies if it only computes, is not labeled, has no label or
 // goto in it, and its rewrite calls no runtime function but the access
