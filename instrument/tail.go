@@ -52,13 +52,12 @@ import (
 //
 // A tail must have at least minTailHooks access hooks, or
 // minVersionedHooks if it is the whole body (fewer would save little and
-// double the code), and no short variable declaration
-// that assigns a variable declared before it (reassignsOuter). Its labels
-// may be the targets of its own goto, break and continue statements
-// only, since a goto cannot jump into a block; the plain copy's labels
-// are renamed, so that each is defined once. The body of func main of
-// package main, which must flush the detector's reports when it returns,
-// has no tail.
+// double the code), and no short variable declaration that assigns a
+// variable declared before it (reassignsOuter). Its labels may be the
+// targets of its own goto, break and continue statements only, since a
+// goto cannot jump into a block; the plain copy's labels are renamed, so
+// that each is defined once. The body of func main of package main, which
+// must flush the detector's reports when it returns, has no tail.
 
 // A tail is the versionable tail of a function body while the body is
 // rewritten: the block that holds its statements, in place of them, and
@@ -222,11 +221,11 @@ func (fr *fileRewriter) versionTail(d *dst.FuncDecl, t *tail) {
 	if i < 0 {
 		return // cannot happen: a block is rewritten in place
 	}
-	min := minTailHooks
+	need := minTailHooks
 	if t.whole {
-		min = minVersionedHooks
+		need = minVersionedHooks
 	}
-	if access, other := fr.runtimeCalls(t.block); access >= min {
+	if access, other := fr.runtimeCalls(t.block); access >= need {
 		dropped := fr.dropped // the copy's accesses are counted once, in the tail
 		fr.syncOnly = true
 		fr.blockStmt(t.plain)
@@ -240,25 +239,4 @@ func (fr *fileRewriter) versionTail(d *dst.FuncDecl, t *tail) {
 		}
 	}
 	d.Body.List = slices.Replace(d.Body.List, i, i+1, t.block.List...)
-}
-
-// runtimeCalls counts the calls of access hooks in the rewritten code n,
-// and lists the other functions of the runtime that it calls, in order,
-// Idle aside.
-func (fr *fileRewriter) runtimeCalls(n dst.Node) (access int, other []string) {
-	dst.Inspect(n, func(n dst.Node) bool {
-		if c, ok := n.(*dst.CallExpr); ok {
-			if name, ok := fr.rtCallee(c); ok {
-				switch h := hookTable[name]; {
-				case h == hookIdle:
-				case h != nil && h.access:
-					access++
-				default:
-					other = append(other, name)
-				}
-			}
-		}
-		return true
-	})
-	return access, other
 }

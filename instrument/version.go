@@ -64,8 +64,9 @@ func (fr *fileRewriter) plainLoop(s dst.Stmt) dst.Stmt {
 
 // computesOnly reports whether the loop s only computes until it is left
 // (analysis.Computations.ComputesUntilExit) and can be copied: a label
-// in it, or a goto, would be defined twice or jump into the other copy. A labeled break or continue is to a label outside,
-// since none is inside, and means the same in either copy.
+// in it, or a goto, would be defined twice or jump into the other copy.
+// A labeled break or continue is to a label outside, since none is
+// inside, and means the same in either copy.
 func (fr *fileRewriter) computesOnly(s dst.Stmt) bool {
 	a, ok := fr.dec.Ast.Nodes[s].(ast.Stmt)
 	return ok && fr.comp.ComputesUntilExit(a) && copyable(a)
@@ -122,9 +123,10 @@ func preorder(n dst.Node) []dst.Node {
 // versioned returns the statement that runs plain while the detector is
 // idle and rewritten otherwise, or rewritten itself if its rewrite calls
 // anything but access hooks, or nothing. If counted is not nil, the loop
-// runs with hooks hoisted before it when it can (see hoist_eligible.go and hoist_emit.go).
+// runs with hooks hoisted before it when it can (see hoist_eligible.go
+// and hoist_emit.go).
 func (fr *fileRewriter) versioned(plain, rewritten dst.Stmt, counted *countedLoop) dst.Stmt {
-	if hooks, only := fr.accessHooks(rewritten); !only || hooks == 0 {
+	if access, other := fr.runtimeCalls(rewritten); access == 0 || len(other) > 0 {
 		return rewritten
 	}
 	var els dst.Stmt = rewritten
@@ -143,24 +145,27 @@ func (fr *fileRewriter) versioned(plain, rewritten dst.Stmt, counted *countedLoo
 	return fr.from(v, rewritten)
 }
 
-// accessHooks counts the calls of the runtime in the rewritten code n,
-// and reports whether they are all of hooks that record accesses and
-// synchronize nothing (or Idle, for loops versioned in it).
-func (fr *fileRewriter) accessHooks(n dst.Node) (hooks int, only bool) {
-	only = true
+// runtimeCalls counts the calls of access hooks in the rewritten code n,
+// and lists the other functions of the runtime that it calls, in order,
+// Idle aside (the test of loops versioned in n). Versioned code may call
+// the access hooks alone (loops), or the same others as its plain copy
+// (tails).
+func (fr *fileRewriter) runtimeCalls(n dst.Node) (access int, other []string) {
 	dst.Inspect(n, func(n dst.Node) bool {
 		if c, ok := n.(*dst.CallExpr); ok {
 			if name, ok := fr.rtCallee(c); ok {
-				h := hookTable[name]
-				only = only && h != nil && h.access
-				if h != hookIdle {
-					hooks++
+				switch h := hookTable[name]; {
+				case h == hookIdle:
+				case h != nil && h.access:
+					access++
+				default:
+					other = append(other, name)
 				}
 			}
 		}
-		return only
+		return true
 	})
-	return hooks, only
+	return access, other
 }
 
 // unversionLoops replaces each versioned loop in the instrumented body b
