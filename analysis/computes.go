@@ -63,20 +63,21 @@ func NewComputations(files []*ast.File, info *types.Info) *Computations {
 		}
 	}
 	for l := range levels {
-		c.funcs[l] = c.fixedPoint(bodies, l)
+		c.fixedPoint(bodies, l)
 	}
 	return c
 }
 
-// fixedPoint returns the functions among bodies that keep to level l,
-// each with true, and the others with false: every function of the
-// package is known, so that calls of it count as calls of the package.
-func (c *Computations) fixedPoint(bodies map[*types.Func]*ast.BlockStmt, l level) map[*types.Func]bool {
+// fixedPoint sets c.funcs[l]: the functions among bodies that keep to
+// level l, each with true, and the others with false. Every function of
+// the package is in it from the start, so that computes counts calls of
+// them as calls of the package.
+func (c *Computations) fixedPoint(bodies map[*types.Func]*ast.BlockStmt, l level) {
 	funcs := make(map[*types.Func]bool, len(bodies))
 	for fn := range bodies {
 		funcs[fn] = false
 	}
-	c.funcs[l] = funcs // for computes, which asks which functions are known
+	c.funcs[l] = funcs
 	// callees holds, for each function whose body keeps to l but for its
 	// calls, the functions of the package it calls.
 	callees := make(map[*types.Func][]*types.Func)
@@ -106,7 +107,6 @@ func (c *Computations) fixedPoint(bodies map[*types.Func]*ast.BlockStmt, l level
 			}
 		}
 	}
-	return funcs
 }
 
 // ComputesOnly reports whether the statement or expression n only
@@ -158,14 +158,19 @@ func (c *Computations) only(n ast.Node, exits bool, l level) bool {
 
 // computes reports whether n keeps to level l, assuming that the
 // functions of the package it calls, which it appends to calls, do. With
-// exits, calls in return statements and calls of panic are allowed too.
+// exits, calls in return statements, calls of panic and exit runs are
+// allowed too.
 func (c *Computations) computes(n ast.Node, exits bool, l level, calls *[]*types.Func) bool {
 	ok := true
-	var exit ast.Node   // the exit statement being inspected, if any
-	var runs []ast.Node // the exit runs met so far (exitRun), as spans
-	inRun := func(n ast.Node) bool {
-		for _, r := range runs {
-			if r.Pos() <= n.Pos() && n.End() <= r.End() {
+	// out holds the stretches of source met so far that run only on the
+	// way out of the function and that the inspection has not left: the
+	// return statements, calls of panic and exit runs around the node
+	// inspected, or ahead of it in its block. Each lies within the one
+	// below it, so those it has left are on top.
+	var out []span
+	onWayOut := func(n ast.Node) bool {
+		for _, s := range out {
+			if s.pos <= n.Pos() {
 				return true
 			}
 		}
@@ -175,19 +180,25 @@ func (c *Computations) computes(n ast.Node, exits bool, l level, calls *[]*types
 		if !ok || n == nil {
 			return false
 		}
-		if exit != nil && n.Pos() >= exit.End() {
-			exit = nil
+		for len(out) > 0 && out[len(out)-1].end <= n.Pos() {
+			out = out[:len(out)-1]
 		}
 		if exits {
-			var list []ast.Stmt
+			var run []ast.Stmt
 			switch n := n.(type) {
 			case *ast.BlockStmt:
-				list = n.List
+				run = c.exitRun(n.List)
 			case *ast.CaseClause:
-				list = n.Body
+				run = c.exitRun(n.Body)
+			case *ast.ReturnStmt:
+				run = []ast.Stmt{n}
+			case *ast.ExprStmt:
+				if c.isPanic(n.X) {
+					run = []ast.Stmt{n}
+				}
 			}
-			if run := c.exitRun(list); len(run) > 0 {
-				runs = append(runs, span{run[0].Pos(), run[len(run)-1].End()})
+			if len(run) > 0 {
+				out = append(out, span{run[0].Pos(), run[len(run)-1].End()})
 			}
 		}
 		switch n := n.(type) {
@@ -202,16 +213,8 @@ func (c *Computations) computes(n ast.Node, exits bool, l level, calls *[]*types
 			case *types.Chan, *types.Signature, nil:
 				ok = false // a receive, an iterator's calls, or unknown
 			}
-		case *ast.ReturnStmt:
-			if exits && exit == nil {
-				exit = n
-			}
-		case *ast.ExprStmt:
-			if exits && exit == nil && c.isPanic(n.X) {
-				exit = n
-			}
 		case *ast.CallExpr:
-			ok = exit != nil || inRun(n) || c.call(n, l, calls)
+			ok = onWayOut(n) || c.call(n, l, calls)
 		}
 		return ok
 	})
@@ -261,11 +264,8 @@ func straight(s ast.Stmt) bool {
 	return ok
 }
 
-// A span is a stretch of source, as an ast.Node that is only positions.
+// A span is a stretch of source, [pos, end).
 type span struct{ pos, end token.Pos }
-
-func (s span) Pos() token.Pos { return s.pos }
-func (s span) End() token.Pos { return s.end }
 
 // isPanic reports whether e is a call of the builtin panic.
 func (c *Computations) isPanic(e ast.Expr) bool {
