@@ -148,20 +148,14 @@ func callsAsm() { asm() }
 // TestComputations checks which functions of computesSrc only compute.
 func TestComputations(t *testing.T) {
 	p, c, marked := loadComputations(t, computesSrc, "computes")
-	f := p.files[0]
-	n := 0
-	for _, d := range f.Decls {
-		fd, ok := d.(*ast.FuncDecl)
-		if !ok || fd.Body == nil {
-			continue
-		}
-		n++
+	funcs := funcDecls(p)
+	for _, fd := range funcs {
 		want := marked[p.fset.Position(fd.Pos()).Line]
 		if got := c.ComputesOnly(fd.Body); got != want {
 			t.Errorf("%s: ComputesOnly = %v, want %v", fd.Name.Name, got, want)
 		}
 	}
-	if n < 20 || len(marked) < 10 {
+	if n := len(funcs); n < 20 || len(marked) < 10 {
 		t.Fatalf("found %d functions, %d marked: the source lost its cases", n, len(marked))
 	}
 }
@@ -361,13 +355,8 @@ func prints(t *T) { fmt.Println(t.m) }
 // until they return, and that what only computes never blocks.
 func TestNeverBlocksUntilExit(t *testing.T) {
 	p, c, marked := loadComputations(t, blocksSrc, "never blocks")
-	n := 0
-	for _, d := range p.files[0].Decls {
-		fd, ok := d.(*ast.FuncDecl)
-		if !ok || fd.Body == nil {
-			continue
-		}
-		n++
+	funcs := funcDecls(p)
+	for _, fd := range funcs {
 		want := marked[p.fset.Position(fd.Pos()).Line]
 		if got := c.NeverBlocksUntilExit(fd.Body); got != want {
 			t.Errorf("%s: NeverBlocksUntilExit = %v, want %v", fd.Name.Name, got, want)
@@ -376,18 +365,27 @@ func TestNeverBlocksUntilExit(t *testing.T) {
 			t.Errorf("%s: ComputesUntilExit, but it blocks", fd.Name.Name)
 		}
 	}
-	if n < 18 || len(marked) < 8 {
+	if n := len(funcs); n < 18 || len(marked) < 8 {
 		t.Fatalf("found %d functions, %d marked: the source lost its cases", n, len(marked))
 	}
 	// computes only computes; atomics and returnsError are straight
 	// lines that end in a return, so the whole body is on the way out
 	// (exitRun), and may call anything.
 	until := map[string]bool{"computes": true, "atomics": true, "returnsError": true}
-	for _, d := range p.files[0].Decls {
-		if fd, ok := d.(*ast.FuncDecl); ok {
-			if got, want := c.ComputesUntilExit(fd.Body), until[fd.Name.Name]; got != want {
-				t.Errorf("%s: ComputesUntilExit = %v, want %v", fd.Name.Name, got, want)
-			}
+	for _, fd := range funcs {
+		if got, want := c.ComputesUntilExit(fd.Body), until[fd.Name.Name]; got != want {
+			t.Errorf("%s: ComputesUntilExit = %v, want %v", fd.Name.Name, got, want)
 		}
 	}
+}
+
+// funcDecls returns the functions with bodies of p's one file.
+func funcDecls(p *loaded) []*ast.FuncDecl {
+	var funcs []*ast.FuncDecl
+	for _, d := range p.files[0].Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+			funcs = append(funcs, fd)
+		}
+	}
+	return funcs
 }
