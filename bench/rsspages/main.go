@@ -9,7 +9,14 @@
 //
 // Usage:
 //
-//	go run ./bench/rsspages [-every 10ms] program [arguments]
+//	go run ./bench/rsspages [-every 10ms] [-packages n] program [arguments]
+//
+// With -packages, the resident part of .text is also broken down by the
+// package of the functions that lie in it, the n largest first: a page
+// shared by several functions is divided among them by their bytes in it.
+// Pages of an executable's mapping are resident in runs (the kernel maps
+// the neighbours of a faulting page that are in the page cache), so the
+// breakdown tells where the resident code lies, not what ran.
 //
 // The memory is sampled every -every, so a peak shorter than that can be
 // missed; the sections' pages are read from /proc/PID/pagemap, which
@@ -38,8 +45,9 @@ import (
 
 func main() {
 	every := flag.Duration("every", 10*time.Millisecond, "sampling `interval`")
+	packages := flag.Int("packages", 0, "break resident .text down by package, the `n` largest")
 	flag.Usage = func() {
-		fmt.Fprintf(os.Stderr, "usage: rsspages [-every d] program [arguments]\n")
+		fmt.Fprintf(os.Stderr, "usage: rsspages [-every d] [-packages n] program [arguments]\n")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -47,15 +55,16 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
-	if err := run(flag.Args(), *every, os.Stdout); err != nil {
+	if err := run(flag.Args(), *every, *packages, os.Stdout); err != nil {
 		fmt.Fprintf(os.Stderr, "rsspages: %v\n", err)
 		os.Exit(1)
 	}
 }
 
 // run runs args, samples it every interval until it exits, and writes
-// what it found to w.
-func run(args []string, every time.Duration, w io.Writer) error {
+// what it found to w, with the packages largest packages of its resident
+// text if packages > 0.
+func run(args []string, every time.Duration, packages int, w io.Writer) error {
 	exe, err := exec.LookPath(args[0])
 	if err != nil {
 		return err
@@ -105,6 +114,11 @@ loop:
 		fmt.Fprintf(w, "%8d KiB %s\n", bySec[n], n)
 	}
 	fmt.Fprintf(w, "%8d KiB total\n", total)
+	if packages > 0 {
+		if err := writePackages(w, exe, secs, s.pages, packages); err != nil {
+			return err
+		}
+	}
 	var ee *exec.ExitError
 	if errors.As(runErr, &ee) {
 		fmt.Fprintf(w, "(the program exited with status %d)\n", ee.ExitCode())

@@ -38,7 +38,7 @@ func TestRunSelf(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out strings.Builder
-	if err := run([]string{exe, "-test.run", "^TestSectionOf$"}, time.Millisecond, &out); err != nil {
+	if err := run([]string{exe, "-test.run", "^TestSectionOf$"}, time.Millisecond, 0, &out); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), " .text\n") || strings.Contains(out.String(), "peak RssAnon 0 KiB") {
