@@ -47,7 +47,7 @@ func TestControllerMeasures(t *testing.T) {
 					t.Fatalf("period %d: measured %v, but counting() = %v", c.n, c.measured, counting())
 				}
 				// syncGate is gate's count plus one while counting.
-				if extra := atomic.LoadInt64(&syncGate) - gate.Load(); c.measured != (extra == 1) {
+				if extra := atomic.LoadInt64(&syncGate) - atomic.LoadInt64(&gate); c.measured != (extra == 1) {
 					t.Fatalf("period %d: measured %v, but syncGate exceeds gate by %d", c.n, c.measured, extra)
 				}
 				if c.on && !c.measured {

@@ -39,7 +39,11 @@ import "sync/atomic"
 // in its own program order. So with the gate closed a static build's
 // synchronization wrappers and go statements make no call into the
 // detector either, and cost what they cost at rate 0.
-var gate atomic.Int64
+//
+// It is a plain int64, read and written only with sync/atomic's
+// functions, for the reason syncGate below is: the hooks that instrumented
+// code inlines at every access test it (see gateOpen).
+var gate int64
 
 // syncGate is the gate for synchronization operations: gate's count, plus
 // one while the pacer counts operations (pacer.go), which must then call
@@ -57,24 +61,35 @@ var syncGate int64
 // gateInc and gateDec add and remove a reason for the detector to work.
 func gateInc() {
 	atomic.AddInt64(&syncGate, 1)
-	gate.Add(1)
+	atomic.AddInt64(&gate, 1)
 }
 
 func gateDec() {
-	gate.Add(-1)
+	atomic.AddInt64(&gate, -1)
 	atomic.AddInt64(&syncGate, -1)
 }
 
-// gateOpen reports whether the detector has anything to do. It is small
-// enough to inline into every hook. The hooks of copy and append, at
-// the edge of the inliner's budget, test gate.Load() != 0 themselves,
-// which the inliner counts three points cheaper than this call.
-func gateOpen() bool { return gate.Load() != 0 }
+// gateOpen reports whether the detector has anything to do.
+//
+// The hooks that instrumented code inlines (R, W and the others of
+// hooks.go, Idle) spell its test out, atomic.LoadInt64(&gate) != 0,
+// rather than call it. An intrinsic adds nothing to the tables the Go
+// runtime keeps for each function, but each inlined call adds a node to
+// the caller's inlining tree and changes of file and line to its pc
+// tables, at every access the instrumenter hooks. Calling gateOpen, which
+// called the Load method of an atomic.Int64, put three levels of inlining
+// at each hook where one is left: fasthttp's rate-0 test binary had a
+// .gopclntab of 13.2 MiB, and has 10.1 MiB (4.2 MiB uninstrumented), with
+// the same 14.1 MiB of code, and the binary went from 44.6 to 40.2 MB.
+// The inliner also counts the intrinsic a few points cheaper, which the
+// hooks of copy and append, at the edge of its budget, need.
+func gateOpen() bool { return atomic.LoadInt64(&gate) != 0 }
 
 // Idle reports whether the detector has nothing to do, so that code may
 // run without its hooks: the instrumenter makes two copies of loops that
-// only compute, and runs the one without hooks while Idle is true.
-func Idle() bool { return !gateOpen() }
+// only compute, and runs the one without hooks while Idle is true. It
+// spells out gateOpen's test (see there).
+func Idle() bool { return atomic.LoadInt64(&gate) == 0 }
 
 // switchSampling starts (on) or ends a sampling period.
 func switchSampling(on bool) {

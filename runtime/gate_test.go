@@ -3,6 +3,7 @@ package runtime
 import (
 	goruntime "runtime"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -14,7 +15,7 @@ func closeGate(t *testing.T) {
 	switchSampling(false)
 	t.Cleanup(func() { switchSampling(true) })
 	shadow.removeIf(func(*cell) bool { return true })
-	if n := gate.Load(); n != 0 {
+	if n := atomic.LoadInt64(&gate); n != 0 {
 		t.Fatalf("gate = %d with no sampling and no history, want 0", n)
 	}
 }
@@ -63,7 +64,7 @@ func TestGateClosedRecordsNothing(t *testing.T) {
 	if got != used {
 		t.Errorf("%d slots allocated with the gate closed, want none", got-used)
 	}
-	if n := gate.Load(); n != 0 {
+	if n := atomic.LoadInt64(&gate); n != 0 {
 		t.Errorf("gate = %d after the operations, want 0", n)
 	}
 }

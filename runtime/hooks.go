@@ -1,6 +1,9 @@
 package runtime
 
-import "unsafe"
+import (
+	"sync/atomic"
+	"unsafe"
+)
 
 // The hooks in this file return their argument, so that the instrumenter
 // can rewrite an access in place, in any expression context, without
@@ -17,9 +20,11 @@ import "unsafe"
 // R records a read of *p and returns p. c is the calling function's Ctx,
 // or nil outside a function. R and W are written to stay within the
 // inliner's budget: in the code they are inlined into, an access costs a
-// load and a branch while the gate is closed.
+// load and a branch while the gate is closed. Like every hook of this
+// file, they test the gate as gateOpen does, spelled out so that the
+// inlining tree of each access is one call deep (gate.go).
 func R[T any](p *T, site uint64, c *Ctx) *T {
-	if gateOpen() {
+	if atomic.LoadInt64(&gate) != 0 {
 		hookAccess(unsafe.Pointer(p), unsafe.Sizeof(*p), site, opRead, c)
 	}
 	return p
@@ -27,7 +32,7 @@ func R[T any](p *T, site uint64, c *Ctx) *T {
 
 // W records a write of *p and returns p.
 func W[T any](p *T, site uint64, c *Ctx) *T {
-	if gateOpen() {
+	if atomic.LoadInt64(&gate) != 0 {
 		hookAccess(unsafe.Pointer(p), unsafe.Sizeof(*p), site, opWrite, c)
 	}
 	return p
@@ -50,7 +55,7 @@ func W[T any](p *T, site uint64, c *Ctx) *T {
 
 // MapR records a read of the map m and returns m.
 func MapR[M ~map[K]V, K comparable, V any](m M, site uint64) M {
-	if gateOpen() {
+	if atomic.LoadInt64(&gate) != 0 {
 		accessArgs(*(*unsafe.Pointer)(unsafe.Pointer(&m)), 1, site, opRead)
 	}
 	return m
@@ -58,7 +63,7 @@ func MapR[M ~map[K]V, K comparable, V any](m M, site uint64) M {
 
 // MapW records a write of the map m and returns m.
 func MapW[M ~map[K]V, K comparable, V any](m M, site uint64) M {
-	if gateOpen() {
+	if atomic.LoadInt64(&gate) != 0 {
 		accessArgs(*(*unsafe.Pointer)(unsafe.Pointer(&m)), 1, site, opWrite)
 	}
 	return m
@@ -71,7 +76,7 @@ func MapOf(m any) unsafe.Pointer { return ChanOf(m) }
 // SliceR records a read of every element of s and returns s, for
 // conversions of s to a string and other whole-slice reads.
 func SliceR[S ~[]E, E any](s S, site uint64) S {
-	if gateOpen() {
+	if atomic.LoadInt64(&gate) != 0 {
 		sliceArgs(unsafe.Pointer(&s), unsafe.Sizeof(*new(E)), site, opRead)
 	}
 	return s
@@ -79,7 +84,7 @@ func SliceR[S ~[]E, E any](s S, site uint64) S {
 
 // SliceW records a write of every element of s and returns s.
 func SliceW[S ~[]E, E any](s S, site uint64) S {
-	if gateOpen() {
+	if atomic.LoadInt64(&gate) != 0 {
 		sliceArgs(unsafe.Pointer(&s), unsafe.Sizeof(*new(E)), site, opWrite)
 	}
 	return s
@@ -88,7 +93,7 @@ func SliceW[S ~[]E, E any](s S, site uint64) S {
 // Copy is copy(dst, src): it records the reads and writes of exactly the
 // elements copied.
 func Copy[E any](dst, src []E, site uint64) int {
-	if gate.Load() != 0 {
+	if atomic.LoadInt64(&gate) != 0 {
 		copyArgs(unsafe.Pointer(&dst), unsafe.Pointer(&src), unsafe.Sizeof(*new(E)), site)
 	}
 	return copy(dst, src)
@@ -96,7 +101,7 @@ func Copy[E any](dst, src []E, site uint64) int {
 
 // CopyString is copy(dst, src) for a string source, which is immutable.
 func CopyString(dst []byte, src string, site uint64) int {
-	if gate.Load() != 0 {
+	if atomic.LoadInt64(&gate) != 0 {
 		copyStringArgs(unsafe.Pointer(&dst), len(src), site)
 	}
 	return copy(dst, src)
@@ -106,7 +111,7 @@ func CopyString(dst []byte, src string, site uint64) int {
 // capacity to take x in place, the write of s's spare elements, or else
 // the read of s's elements, which growing copies.
 func Append[S ~[]E, E any](site uint64, s S, x ...E) S {
-	if gate.Load() != 0 {
+	if atomic.LoadInt64(&gate) != 0 {
 		appendArgs(unsafe.Pointer(&s), unsafe.Pointer(&x), unsafe.Sizeof(*new(E)), site)
 	}
 	return append(s, x...)
@@ -114,7 +119,7 @@ func Append[S ~[]E, E any](site uint64, s S, x ...E) S {
 
 // AppendString is append(b, s...) for a string s.
 func AppendString[S ~[]byte](site uint64, b S, s string) S {
-	if gate.Load() != 0 {
+	if atomic.LoadInt64(&gate) != 0 {
 		appendArgs(unsafe.Pointer(&b), unsafe.Pointer(&s), 1, site)
 	}
 	return append(b, s...)

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -18,7 +19,7 @@ import (
 // SyncHot reports whether a synchronization operation must call into the
 // detector: to record it (the gate is open, or the build is static) or to
 // count it for the pacer.
-func SyncHot() bool { return syncHot() }
+func SyncHot() bool { return atomic.LoadInt64(&syncGate) != 0 }
 
 // Lock locks m and orders the caller after m's last unlock.
 func Lock(m *sync.Mutex) {

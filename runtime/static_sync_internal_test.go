@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -34,7 +35,7 @@ func TestStaticSyncGate(t *testing.T) {
 		return <-done
 	}
 	if gateOpen() {
-		t.Fatalf("gate open (%d) with no watchpoint armed", gate.Load())
+		t.Fatalf("gate open (%d) with no watchpoint armed", atomic.LoadInt64(&gate))
 	}
 	if synchronize() {
 		t.Error("a goroutine that synchronized while nothing was armed was registered")
@@ -51,6 +52,6 @@ func TestStaticSyncGate(t *testing.T) {
 	}
 	freeAll()
 	if gateOpen() {
-		t.Errorf("gate open (%d) after every watchpoint was freed", gate.Load())
+		t.Errorf("gate open (%d) after every watchpoint was freed", atomic.LoadInt64(&gate))
 	}
 }
