@@ -33,14 +33,15 @@ func Lock(m *sync.Mutex) {
 // caller is ordered after m's last unlock, and the lock's update of m's
 // state is an access.
 func Locked(m *sync.Mutex) {
-	acquireAt(unsafe.Pointer(m))
-	mutexAccess(unsafe.Pointer(m), siteMutexLock)
+	t := syncer()
+	lookupSync(t, unsafe.Pointer(m)).acquire(t)
+	mutexAccess(t, unsafe.Pointer(m), siteMutexLock)
 }
 
 // TryLock tries to lock m; if it succeeds, the caller is ordered after
 // m's last unlock.
 func TryLock(m *sync.Mutex) bool {
-	mutexAccess(unsafe.Pointer(m), siteMutexLock)
+	mutexAccess(nil, unsafe.Pointer(m), siteMutexLock)
 	if !m.TryLock() {
 		return false
 	}
@@ -61,8 +62,9 @@ func Unlock(m *sync.Mutex) {
 // Unlocking is the detector's half of m.Unlock(), called before it: the
 // caller's clock is released into m.
 func Unlocking(m *sync.Mutex) {
-	mutexAccess(unsafe.Pointer(m), siteMutexUnlock)
-	releaseAt(unsafe.Pointer(m))
+	t := syncer()
+	mutexAccess(t, unsafe.Pointer(m), siteMutexUnlock)
+	lookupSync(t, unsafe.Pointer(m)).release(t)
 }
 
 // RWLock write-locks rw: the caller is ordered after the last Unlock and
@@ -76,13 +78,14 @@ func RWLock(rw *sync.RWMutex) {
 
 // RWLocked is the detector's half of rw.Lock(), called after it.
 func RWLocked(rw *sync.RWMutex) {
-	access(unsafe.Pointer(rw), 1, siteRWMutexLock, opRead)
-	lockAt(unsafe.Pointer(rw))
+	t := syncer()
+	rwMutexAccess(t, unsafe.Pointer(rw), siteRWMutexLock)
+	lookupSync(t, unsafe.Pointer(rw)).acquireLock(t)
 }
 
 // RWTryLock tries to write-lock rw.
 func RWTryLock(rw *sync.RWMutex) bool {
-	access(unsafe.Pointer(rw), 1, siteRWMutexLock, opRead)
+	rwMutexAccess(nil, unsafe.Pointer(rw), siteRWMutexLock)
 	if !rw.TryLock() {
 		return false
 	}
@@ -102,8 +105,9 @@ func RWUnlock(rw *sync.RWMutex) {
 
 // RWUnlocking is the detector's half of rw.Unlock(), called before it.
 func RWUnlocking(rw *sync.RWMutex) {
-	access(unsafe.Pointer(rw), 1, siteRWMutexUnlock, opRead)
-	releaseAt(unsafe.Pointer(rw))
+	t := syncer()
+	rwMutexAccess(t, unsafe.Pointer(rw), siteRWMutexUnlock)
+	lookupSync(t, unsafe.Pointer(rw)).release(t)
 }
 
 // RLock read-locks rw: the caller is ordered after the last Unlock.
@@ -116,13 +120,14 @@ func RLock(rw *sync.RWMutex) {
 
 // RLocked is the detector's half of rw.RLock(), called after it.
 func RLocked(rw *sync.RWMutex) {
-	access(unsafe.Pointer(rw), 1, siteRWMutexRLock, opRead)
-	acquireAt(unsafe.Pointer(rw))
+	t := syncer()
+	rwMutexAccess(t, unsafe.Pointer(rw), siteRWMutexRLock)
+	lookupSync(t, unsafe.Pointer(rw)).acquire(t)
 }
 
 // TryRLock tries to read-lock rw.
 func TryRLock(rw *sync.RWMutex) bool {
-	access(unsafe.Pointer(rw), 1, siteRWMutexRLock, opRead)
+	rwMutexAccess(nil, unsafe.Pointer(rw), siteRWMutexRLock)
 	if !rw.TryRLock() {
 		return false
 	}
@@ -142,8 +147,9 @@ func RUnlock(rw *sync.RWMutex) {
 
 // RUnlocking is the detector's half of rw.RUnlock(), called before it.
 func RUnlocking(rw *sync.RWMutex) {
-	access(unsafe.Pointer(rw), 1, siteRWMutexRUnlock, opRead)
-	releaseReverseAt(unsafe.Pointer(rw))
+	t := syncer()
+	rwMutexAccess(t, unsafe.Pointer(rw), siteRWMutexRUnlock)
+	lookupSync(t, unsafe.Pointer(rw)).releaseReverse(t)
 }
 
 // RLocker returns a Locker for rw's read side whose Lock and Unlock are

@@ -386,13 +386,17 @@ func releaseReverseAt(p unsafe.Pointer) {
 	lookupSync(t, p).releaseReverse(t)
 }
 
-// lockAt is the acquire of a write lock: after the last Unlock and every
-// RUnlock before it.
+// lockAt is the acquire of a write lock (acquireLock).
 //
 //go:noinline
 func lockAt(p unsafe.Pointer) {
 	t := syncer()
-	sv := lookupSync(t, p)
+	lookupSync(t, p).acquireLock(t)
+}
+
+// acquireLock is the acquire of a write lock: t is ordered after the last
+// Unlock and every RUnlock before it.
+func (sv *syncVar) acquireLock(t *thread) {
 	sv.acquire(t)
 	sv.acquireReverse(t)
 }
