@@ -34,8 +34,8 @@ func atomicPre(p unsafe.Pointer, size uintptr, kind int, site uint64) syncRef {
 	if kind != atomicLoad {
 		o |= opWrite
 	}
-	access(p, size, site, o)
 	t := syncer()
+	syncAccess(t, p, size, site, o)
 	sv := lookupSync(t, p)
 	if kind != atomicLoad {
 		sv.releaseMerge(t)
@@ -75,8 +75,9 @@ func atomicLoaded(p unsafe.Pointer, size uintptr, site uint64, o op) {
 		onSync()
 		return
 	}
-	access(p, size, site, o)
-	if t := syncer(); t != nil {
+	t := syncer()
+	syncAccess(t, p, size, site, o)
+	if t != nil {
 		lookupSync(t, p).acquire(t)
 	}
 }
