@@ -40,7 +40,7 @@ func atomicPre(p unsafe.Pointer, size uintptr, kind int, site uint64) syncRef {
 	if kind != atomicLoad {
 		sv.releaseMerge(t)
 	}
-	return syncRef{p, sv}
+	return syncRef{p, sv, t}
 }
 
 // atomicStored is atomicPre for a store. Three arguments keep the
@@ -116,6 +116,6 @@ func atomicAcquire(op syncRef) {
 	if staticSync {
 		return // atomicPre made the operation's onSync
 	}
-	t := syncer()
+	t := op.syncer()
 	op.object(t).acquire(t)
 }

@@ -81,7 +81,6 @@ func Close[T any](ch chan<- T, site uint64) {
 // goroutine table) before it did, for one channel and one goroutine.
 type Chan struct {
 	ref syncRef
-	t   *thread // the first half's goroutine state, nil if it recorded nothing
 }
 
 // ChanOf returns the pointer that identifies the channel ch, which must
@@ -114,7 +113,7 @@ func chanPreSend(p unsafe.Pointer, site uint64) Chan {
 	sv := lookupSync(t, p)
 	accessObject(t, p, 1, site, opRead, sv)
 	sv.releaseMerge(t)
-	return Chan{syncRef{p, sv}, t}
+	return Chan{syncRef{p, sv, t}}
 }
 
 // ChanPreRecv is called before a receive from the channel p,
@@ -131,7 +130,7 @@ func chanPreRecv(p unsafe.Pointer) Chan {
 	t := syncer()
 	sv := lookupSync(t, p)
 	sv.releaseReverse(t)
-	return Chan{syncRef{p, sv}, t}
+	return Chan{syncRef{p, sv, t}}
 }
 
 // ChanPreClose is called before close of the channel p.
@@ -172,8 +171,5 @@ func (c Chan) postRecvSlow() {
 	c.ref.object(t).acquire(t)
 }
 
-// syncer is syncer for the second half of c's operation, given the state
-// the first half found, if any (a first half made with the gate closed
-// found none, and a gate closed since means that nothing need be
-// recorded).
-func (c Chan) syncer() *thread { return syncerOf(c.t) }
+// syncer is syncer for the second half of c's operation (syncRef.syncer).
+func (c Chan) syncer() *thread { return c.ref.syncer() }

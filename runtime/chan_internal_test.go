@@ -13,11 +13,11 @@ func TestChanSecondHalfThread(t *testing.T) {
 	ch := make(chan int, 1)
 	p := unsafe.Pointer(&ch)
 	first := ChanPreSend(chanPtr(p), 4001)
-	if first.t == nil || first.t != current() {
-		t.Fatalf("first half with the gate open kept state %p, want the goroutine's %p", first.t, current())
+	if first.ref.t == nil || first.ref.t != current() {
+		t.Fatalf("first half with the gate open kept state %p, want the goroutine's %p", first.ref.t, current())
 	}
-	if got := first.syncer(); got != first.t {
-		t.Errorf("second half with the gate open: state %p, want the first half's %p", got, first.t)
+	if got := first.syncer(); got != first.ref.t {
+		t.Errorf("second half with the gate open: state %p, want the first half's %p", got, first.ref.t)
 	}
 	empty := Chan{ref: syncRef{p: chanPtr(p)}}
 	if got := empty.syncer(); got != current() {

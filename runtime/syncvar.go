@@ -428,12 +428,21 @@ func ReleaseMerge(p unsafe.Pointer) {
 
 // A syncRef carries a synchronization object from the hook before an
 // operation to the hook after it: a pointer to the object, which keeps it
-// alive for the hook after, and its syncVar, nil if the gate was closed
-// before the operation.
+// alive for the hook after, and its syncVar and the state of the
+// goroutine making the operation, both nil if the gate was closed before
+// the operation. The hook after runs on the same goroutine, and need not
+// look it up again (syncer).
 type syncRef struct {
 	p  unsafe.Pointer
 	sv *syncVar
+	t  *thread
 }
+
+// syncer is syncer for the half of the operation that follows r, given
+// the state the first half found, if any (a first half made with the gate
+// closed found none, and a gate closed since means that nothing need be
+// recorded).
+func (r syncRef) syncer() *thread { return syncerOf(r.t) }
 
 // object returns the syncVar for the half of the operation that follows
 // it, looking it up if the gate was closed before the operation but may
