@@ -55,7 +55,7 @@ type split struct {
 // splitHook declares name, the wrapper of a lock's method, with its
 // split: the method and the hook half, called after the method if after.
 func splitHook(name, method, half string, after bool) *hook {
-	return newHook(hook{name: name, params: justPtr, split: &split{method, newHook(hook{name: half, params: justPtr}), after}})
+	return newHook(hook{name: name, params: justPtr, split: &split{method, newHook(hook{name: half, params: ptrCtx}), after}})
 }
 
 // hookSyncHot reports whether a lock statement's half must be called.
@@ -159,6 +159,7 @@ func newHook(h hook) *hook {
 var (
 	ptrSite    = []kind{pointerKind, siteKind}
 	ptrSiteCtx = []kind{pointerKind, siteKind, ctxKind}
+	ptrCtx     = []kind{pointerKind, ctxKind}
 	valueSite  = []kind{anyKind, siteKind}
 	justPtr    = []kind{pointerKind}
 	justAny    = []kind{anyKind}

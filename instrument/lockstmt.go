@@ -10,7 +10,7 @@ import "github.com/dave/dst"
 //		racegen_m1 := &mu
 //		racegen_m1.Lock()
 //		if racegenrt.SyncHot() {
-//			racegenrt.Locked(racegen_m1)
+//			racegenrt.Locked(racegen_m1, &racegenctx)
 //		}
 //	}
 //
@@ -38,7 +38,7 @@ func (fr *fileRewriter) lockStmt(s *dst.ExprStmt) dst.Stmt {
 	method := exprStmt(&dst.CallExpr{Fun: &dst.SelectorExpr{X: ident(m), Sel: ident(h.split.method)}})
 	half := &dst.IfStmt{
 		Cond: fr.rtCall(hookSyncHot),
-		Body: block(exprStmt(fr.rtCall(h.split.half, ident(m)))),
+		Body: block(exprStmt(fr.rtCall(h.split.half, ident(m), fr.lockCtxArg()))),
 	}
 	list := []dst.Stmt{define([]string{m}, call.Args[0]), half, method}
 	if h.split.after {
@@ -48,4 +48,16 @@ func (fr *fileRewriter) lockStmt(s *dst.ExprStmt) dst.Stmt {
 	b := fr.from(block(list...), s)
 	moveDecs(b, s)
 	return b
+}
+
+// lockCtxArg returns the Ctx argument of a lock's half: in dynamic
+// builds the function's, which the half fills for the accesses that
+// follow or finds filled by those before, where the wrappers look the
+// goroutine up for every operation; in static builds, whose hooks take no
+// Ctx and whose lock halves only tick a clock, nil.
+func (fr *fileRewriter) lockCtxArg() dst.Expr {
+	if fr.cfg.static() {
+		return ident("nil")
+	}
+	return fr.ctxArg()
 }

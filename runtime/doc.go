@@ -65,8 +65,9 @@
 //     WaitGroup, Once, Cond, Map and Pool functions, OnceFunc, OnceValue and
 //     OnceValues; and the detector's halves of Lock, Unlock, RLock,
 //     RUnlock, RWLock and RWUnlock, which the instrumenter calls around
-//     the method itself when SyncHot says so: Locked, Unlocking, RLocked,
-//     RUnlocking, RWLocked and RWUnlocking;
+//     the method itself when SyncHot says so, with the calling function's
+//     Ctx: Locked, Unlocking, RLocked, RUnlocking, RWLocked and
+//     RWUnlocking;
 //   - package sync/atomic: the Atomic functions (atomic_gen.go);
 //   - the results of cgo calls: IO1, IO2 and IO3.
 //

@@ -133,6 +133,22 @@ func syncerOf(t *thread) *thread {
 	return t
 }
 
+// syncerIn is syncer for an operation made in an instrumented function
+// whose Ctx is c (nil outside one): it takes the goroutine's state from
+// c if an access filled it, and leaves it there for the accesses that
+// follow, as c.thread would. The lock halves the instrumenter writes out
+// (Locked and its kin) take the function's Ctx for it.
+func syncerIn(c *Ctx) *thread {
+	if c != nil && c.t != nil {
+		return syncerOf(c.t)
+	}
+	t := syncerOf(nil)
+	if c != nil && t != nil && onStack(t, c) {
+		c.t = t
+	}
+	return t
+}
+
 // forker returns the state of a goroutine making a go statement, or nil
 // when the gate is closed: unlike other synchronization operations, a go
 // statement made while the gate is open needs its goroutine's state in a

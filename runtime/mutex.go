@@ -25,15 +25,15 @@ func SyncHot() bool { return atomic.LoadInt64(&syncGate) != 0 }
 func Lock(m *sync.Mutex) {
 	m.Lock()
 	if syncHot() {
-		Locked(m)
+		Locked(m, nil)
 	}
 }
 
 // Locked is the detector's half of m.Lock(), called after it: the
 // caller is ordered after m's last unlock, and the lock's update of m's
-// state is an access.
-func Locked(m *sync.Mutex) {
-	t := syncer()
+// state is an access. c is the calling function's Ctx, or nil (syncerIn).
+func Locked(m *sync.Mutex, c *Ctx) {
+	t := syncerIn(c)
 	lookupSync(t, unsafe.Pointer(m)).acquire(t)
 	mutexAccess(t, unsafe.Pointer(m), siteMutexLock)
 }
@@ -54,15 +54,15 @@ func TryLock(m *sync.Mutex) bool {
 // Unlock releases the caller's clock into m and unlocks it.
 func Unlock(m *sync.Mutex) {
 	if syncHot() {
-		Unlocking(m)
+		Unlocking(m, nil)
 	}
 	m.Unlock()
 }
 
 // Unlocking is the detector's half of m.Unlock(), called before it: the
-// caller's clock is released into m.
-func Unlocking(m *sync.Mutex) {
-	t := syncer()
+// caller's clock is released into m. c is as for Locked.
+func Unlocking(m *sync.Mutex, c *Ctx) {
+	t := syncerIn(c)
 	mutexAccess(t, unsafe.Pointer(m), siteMutexUnlock)
 	lookupSync(t, unsafe.Pointer(m)).release(t)
 }
@@ -72,13 +72,14 @@ func Unlocking(m *sync.Mutex) {
 func RWLock(rw *sync.RWMutex) {
 	rw.Lock()
 	if syncHot() {
-		RWLocked(rw)
+		RWLocked(rw, nil)
 	}
 }
 
-// RWLocked is the detector's half of rw.Lock(), called after it.
-func RWLocked(rw *sync.RWMutex) {
-	t := syncer()
+// RWLocked is the detector's half of rw.Lock(), called after it. c is as
+// for Locked.
+func RWLocked(rw *sync.RWMutex, c *Ctx) {
+	t := syncerIn(c)
 	rwMutexAccess(t, unsafe.Pointer(rw), siteRWMutexLock)
 	lookupSync(t, unsafe.Pointer(rw)).acquireLock(t)
 }
@@ -98,14 +99,15 @@ func RWTryLock(rw *sync.RWMutex) bool {
 // RWUnlock write-unlocks rw.
 func RWUnlock(rw *sync.RWMutex) {
 	if syncHot() {
-		RWUnlocking(rw)
+		RWUnlocking(rw, nil)
 	}
 	rw.Unlock()
 }
 
-// RWUnlocking is the detector's half of rw.Unlock(), called before it.
-func RWUnlocking(rw *sync.RWMutex) {
-	t := syncer()
+// RWUnlocking is the detector's half of rw.Unlock(), called before it. c
+// is as for Locked.
+func RWUnlocking(rw *sync.RWMutex, c *Ctx) {
+	t := syncerIn(c)
 	rwMutexAccess(t, unsafe.Pointer(rw), siteRWMutexUnlock)
 	lookupSync(t, unsafe.Pointer(rw)).release(t)
 }
@@ -114,13 +116,14 @@ func RWUnlocking(rw *sync.RWMutex) {
 func RLock(rw *sync.RWMutex) {
 	rw.RLock()
 	if syncHot() {
-		RLocked(rw)
+		RLocked(rw, nil)
 	}
 }
 
-// RLocked is the detector's half of rw.RLock(), called after it.
-func RLocked(rw *sync.RWMutex) {
-	t := syncer()
+// RLocked is the detector's half of rw.RLock(), called after it. c is as
+// for Locked.
+func RLocked(rw *sync.RWMutex, c *Ctx) {
+	t := syncerIn(c)
 	rwMutexAccess(t, unsafe.Pointer(rw), siteRWMutexRLock)
 	lookupSync(t, unsafe.Pointer(rw)).acquire(t)
 }
@@ -140,14 +143,15 @@ func TryRLock(rw *sync.RWMutex) bool {
 // RUnlock read-unlocks rw; the next writer is ordered after it.
 func RUnlock(rw *sync.RWMutex) {
 	if syncHot() {
-		RUnlocking(rw)
+		RUnlocking(rw, nil)
 	}
 	rw.RUnlock()
 }
 
-// RUnlocking is the detector's half of rw.RUnlock(), called before it.
-func RUnlocking(rw *sync.RWMutex) {
-	t := syncer()
+// RUnlocking is the detector's half of rw.RUnlock(), called before it. c
+// is as for Locked.
+func RUnlocking(rw *sync.RWMutex, c *Ctx) {
+	t := syncerIn(c)
 	rwMutexAccess(t, unsafe.Pointer(rw), siteRWMutexRUnlock)
 	lookupSync(t, unsafe.Pointer(rw)).releaseReverse(t)
 }
