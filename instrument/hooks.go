@@ -50,12 +50,22 @@ type split struct {
 	method string
 	half   *hook
 	after  bool
+	// deferred is the wrapper's form for a deferred call of an unlock,
+	// which takes the calling function's Ctx as its half does; nil for
+	// a lock.
+	deferred *hook
 }
 
 // splitHook declares name, the wrapper of a lock's method, with its
 // split: the method and the hook half, called after the method if after.
+// An unlock's (after is false) is declared with its deferred form too,
+// name followed by "In".
 func splitHook(name, method, half string, after bool) *hook {
-	return newHook(hook{name: name, params: justPtr, split: &split{method, newHook(hook{name: half, params: ptrCtx}), after}})
+	sp := &split{method: method, half: newHook(hook{name: half, params: ptrCtx}), after: after}
+	if !after {
+		sp.deferred = newHook(hook{name: name + "In", params: ptrCtx})
+	}
+	return newHook(hook{name: name, params: justPtr, split: sp})
 }
 
 // hookSyncHot reports whether a lock statement's half must be called.

@@ -61,3 +61,24 @@ func (fr *fileRewriter) lockCtxArg() dst.Expr {
 	}
 	return fr.ctxArg()
 }
+
+// deferredUnlock rewrites the call c of a deferred unlock's wrapper,
+// racegenrt.Unlock(&mu) from defer mu.Unlock(), into its deferred form,
+// racegenrt.UnlockIn(&mu, &racegenctx), whose half uses the function's
+// Ctx as a lock statement's does. Other calls are left as they are, and so
+// are deferred unlocks in static builds and outside functions.
+func (fr *fileRewriter) deferredUnlock(c *dst.CallExpr) {
+	if fr.cfg.static() || fr.fn == nil || len(c.Args) != 1 {
+		return
+	}
+	name, ok := fr.rtCallee(c)
+	if !ok {
+		return
+	}
+	h := hookTable[name]
+	if h == nil || h.split == nil || h.split.deferred == nil {
+		return
+	}
+	c.Fun = fr.rt(h.split.deferred)
+	c.Args = append(c.Args, fr.ctxArg())
+}

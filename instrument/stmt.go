@@ -576,5 +576,6 @@ func (fr *fileRewriter) deferStmt(s *dst.DeferStmt) {
 	defer func() { fr.ioDirect = saved }()
 	if c, ok := fr.rvalue(s.Call).(*dst.CallExpr); ok {
 		s.Call = c
+		fr.deferredUnlock(c)
 	}
 }

@@ -59,6 +59,15 @@ func Unlock(m *sync.Mutex) {
 	m.Unlock()
 }
 
+// UnlockIn is Unlock for defer m.Unlock() in an instrumented function
+// whose Ctx is c, which its half takes (Unlocking).
+func UnlockIn(m *sync.Mutex, c *Ctx) {
+	if syncHot() {
+		Unlocking(m, c)
+	}
+	m.Unlock()
+}
+
 // Unlocking is the detector's half of m.Unlock(), called before it: the
 // caller's clock is released into m. c is as for Locked.
 func Unlocking(m *sync.Mutex, c *Ctx) {
@@ -104,6 +113,15 @@ func RWUnlock(rw *sync.RWMutex) {
 	rw.Unlock()
 }
 
+// RWUnlockIn is RWUnlock for defer rw.Unlock() in an instrumented
+// function whose Ctx is c (RWUnlocking).
+func RWUnlockIn(rw *sync.RWMutex, c *Ctx) {
+	if syncHot() {
+		RWUnlocking(rw, c)
+	}
+	rw.Unlock()
+}
+
 // RWUnlocking is the detector's half of rw.Unlock(), called before it. c
 // is as for Locked.
 func RWUnlocking(rw *sync.RWMutex, c *Ctx) {
@@ -144,6 +162,15 @@ func TryRLock(rw *sync.RWMutex) bool {
 func RUnlock(rw *sync.RWMutex) {
 	if syncHot() {
 		RUnlocking(rw, nil)
+	}
+	rw.RUnlock()
+}
+
+// RUnlockIn is RUnlock for defer rw.RUnlock() in an instrumented
+// function whose Ctx is c (RUnlocking).
+func RUnlockIn(rw *sync.RWMutex, c *Ctx) {
+	if syncHot() {
+		RUnlocking(rw, c)
 	}
 	rw.RUnlock()
 }
