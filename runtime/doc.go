@@ -61,7 +61,8 @@
 //     Append, AppendString, Copy and CopyString;
 //   - channels: Send, Recv, Recv2, Close and ChanOf;
 //   - package sync: Lock, Unlock, TryLock, RLock, RUnlock, RWLock,
-//     RWUnlock, RWTryLock, TryRLock, RLocker, LockerLock, LockerUnlock, the
+//     RWUnlock, RWTryLock, TryRLock, RLocker, LockerLock, LockerUnlock,
+//     UnlockIn, RWUnlockIn and RUnlockIn (deferred unlocks), the
 //     WaitGroup, Once, Cond, Map and Pool functions, OnceFunc, OnceValue and
 //     OnceValues; and the detector's halves of Lock, Unlock, RLock,
 //     RUnlock, RWLock and RWUnlock, which the instrumenter calls around
