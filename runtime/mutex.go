@@ -52,12 +52,7 @@ func TryLock(m *sync.Mutex) bool {
 }
 
 // Unlock releases the caller's clock into m and unlocks it.
-func Unlock(m *sync.Mutex) {
-	if syncHot() {
-		Unlocking(m, nil)
-	}
-	m.Unlock()
-}
+func Unlock(m *sync.Mutex) { UnlockIn(m, nil) }
 
 // UnlockIn is Unlock for defer m.Unlock() in an instrumented function
 // whose Ctx is c, which its half takes (Unlocking).
@@ -106,12 +101,7 @@ func RWTryLock(rw *sync.RWMutex) bool {
 }
 
 // RWUnlock write-unlocks rw.
-func RWUnlock(rw *sync.RWMutex) {
-	if syncHot() {
-		RWUnlocking(rw, nil)
-	}
-	rw.Unlock()
-}
+func RWUnlock(rw *sync.RWMutex) { RWUnlockIn(rw, nil) }
 
 // RWUnlockIn is RWUnlock for defer rw.Unlock() in an instrumented
 // function whose Ctx is c (RWUnlocking).
@@ -159,12 +149,7 @@ func TryRLock(rw *sync.RWMutex) bool {
 }
 
 // RUnlock read-unlocks rw; the next writer is ordered after it.
-func RUnlock(rw *sync.RWMutex) {
-	if syncHot() {
-		RUnlocking(rw, nil)
-	}
-	rw.RUnlock()
-}
+func RUnlock(rw *sync.RWMutex) { RUnlockIn(rw, nil) }
 
 // RUnlockIn is RUnlock for defer rw.RUnlock() in an instrumented
 // function whose Ctx is c (RUnlocking).
