@@ -106,10 +106,11 @@ func rwMutexAccess(t *thread, p unsafe.Pointer, site uint64) {
 // operation's syncer found it: the recording halves of the wrappers look
 // the goroutine up once, for the access and for the operation's clocks,
 // where they looked it up for each (callgrind, bench/ops's LockUnlock at
-// rate 1: 2,888 instructions an iteration instead of 3,069; current
-// alone is about 60). With a nil t, which the halves that run before they know
-// whether there is an operation pass (TryLock's), and which syncer returns
-// when the gate is closed, the access is recorded as access records it.
+// rate 1: 2,888 instructions an iteration instead of 3,069; current alone
+// is about 60). With a nil t, which syncer returns when the gate is
+// closed and which the halves that run before they know whether there is
+// an operation pass (TryLock's), the access is recorded as access records
+// it.
 func syncAccess(t *thread, p unsafe.Pointer, size uintptr, site uint64, o op) {
 	if t == nil {
 		access(p, size, site, o)
