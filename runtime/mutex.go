@@ -18,7 +18,8 @@ import (
 
 // SyncHot reports whether a synchronization operation must call into the
 // detector: to record it (the gate is open, or the build is static) or to
-// count it for the pacer.
+// count it for the pacer. It is syncHot spelled out, so that each lock
+// statement's test inlines one call deep (see gateOpen).
 func SyncHot() bool { return atomic.LoadInt64(&syncGate) != 0 }
 
 // Lock locks m and orders the caller after m's last unlock.
