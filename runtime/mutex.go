@@ -9,12 +9,14 @@ import (
 // The wrappers Lock, Unlock, RWLock, RWUnlock, RLock and RUnlock are
 // each the method and, when SyncHot reports that the detector must see
 // it, the detector's half: after the method for a lock, which acquires,
-// before it for an unlock, which releases. The instrumenter writes that split
-// out in place of a statement that calls the method (m.Lock() becomes
-// m.Lock(); if SyncHot() { Locked(m) }), so that with the gate closed
-// the method compiles as in the original and costs a load and a branch
-// more; the wrappers remain for the other forms (defer m.Unlock(),
-// method values, sync.Locker values).
+// before it for an unlock, which releases. The instrumenter writes that
+// split out in place of a statement that calls the method (m.Lock()
+// becomes m.Lock(); if SyncHot() { Locked(m, &ctx) }, with the function's
+// Ctx), so that with the gate closed the method compiles as in the
+// original and costs a load and a branch more. A deferred unlock calls
+// UnlockIn, RWUnlockIn or RUnlockIn, which take the Ctx too; the wrappers
+// remain for the other forms (method values, sync.Locker values, go
+// statements).
 
 // SyncHot reports whether a synchronization operation must call into the
 // detector: to record it (the gate is open, or the build is static) or to
