@@ -10,25 +10,33 @@ import (
 // TestCtx: an instrumented function's Ctx attributes each access to the
 // goroutine that makes it, whether the Ctx is on that goroutine's stack
 // (where it caches the goroutine's state) or was captured by a closure
-// that another goroutine runs (where it must not).
+// that another goroutine runs (where it must not). The same holds for the
+// lock halves that take the Ctx, as the instrumenter writes a lock
+// statement and a deferred unlock (split).
 func TestCtx(t *testing.T) {
 	tests := []struct {
 		name   string
 		shared bool // the two goroutines pass one Ctx, on the heap
 		locked bool
+		split  bool // lock with Locked(mu, c) and unlock with UnlockIn(mu, c)
+		apart  bool // each goroutine locks a mutex of its own, which orders nothing
 		want   int
 	}{
-		{"own Ctx, racy", false, false, 1},
-		{"own Ctx, locked", false, true, 0},
-		{"shared Ctx, racy", true, false, 1},
-		{"shared Ctx, locked", true, true, 0},
+		{"own Ctx, racy", false, false, false, false, 1},
+		{"own Ctx, locked", false, true, false, false, 0},
+		{"own Ctx, locked by halves", false, true, true, false, 0},
+		{"own Ctx, two mutexes by halves", false, true, true, true, 1},
+		{"shared Ctx, racy", true, false, false, false, 1},
+		{"shared Ctx, locked", true, true, false, false, 0},
+		{"shared Ctx, locked by halves", true, true, true, false, 0},
+		{"shared Ctx, two mutexes by halves", true, true, true, true, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			x := new(uint64)
 			escape(x)
 			s0, s1 := newSite(), newSite()
-			mu := new(sync.Mutex)
+			mu, mu1 := new(sync.Mutex), new(sync.Mutex)
 			shared := new(rt.Ctx)
 			escapeCtx(shared)
 			// write is an instrumented function: its accesses pass
@@ -39,12 +47,25 @@ func TestCtx(t *testing.T) {
 				if tt.shared {
 					c = shared
 				}
+				mu := mu
+				if tt.apart && site == s1 {
+					mu = mu1
+				}
 				for range 3 { // the second and third accesses use what the first cached
-					if tt.locked {
+					switch {
+					case tt.split:
+						mu.Lock()
+						if rt.SyncHot() {
+							rt.Locked(mu, c)
+						}
+					case tt.locked:
 						rt.Lock(mu)
 					}
 					*rt.W(x, site, c) += 1
-					if tt.locked {
+					switch {
+					case tt.split:
+						rt.UnlockIn(mu, c)
+					case tt.locked:
 						rt.Unlock(mu)
 					}
 				}
