@@ -90,19 +90,23 @@ func (c *Ctx) thread() *thread {
 }
 
 // fill is the rest of thread when c is nil or empty: it looks the
-// goroutine up, and keeps it in c if c lies on its stack.
+// goroutine up, and keeps it in c (keep).
 func (c *Ctx) fill() *thread {
 	t := current()
-	if c != nil && t != nil && onStack(t, c) {
-		c.t = t
-	}
+	c.keep(t)
 	return t
 }
 
-// onStack reports whether c lies on the stack of t's goroutine.
-func onStack(t *thread, c *Ctx) bool {
-	_, ok := t.address(unsafe.Pointer(c))
-	return ok
+// keep stores t, the running goroutine's state, in c if c lies on that
+// goroutine's stack: a Ctx captured by a closure that another goroutine
+// runs must not carry it. c and t may be nil.
+func (c *Ctx) keep(t *thread) {
+	if c == nil || t == nil {
+		return
+	}
+	if _, ok := t.address(unsafe.Pointer(c)); ok {
+		c.t = t
+	}
 }
 
 // hookAccess is the rest of R and W once the gate is open: a function of

@@ -143,9 +143,7 @@ func syncerIn(c *Ctx) *thread {
 		return syncerOf(c.t)
 	}
 	t := syncerOf(nil)
-	if c != nil && t != nil && onStack(t, c) {
-		c.t = t
-	}
+	c.keep(t)
 	return t
 }
 
