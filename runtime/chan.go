@@ -161,15 +161,12 @@ func (c Chan) postRecv() {
 
 //go:noinline
 func (c Chan) postSendSlow() {
-	t := c.syncer()
+	t := c.ref.syncer()
 	c.ref.object(t).acquireReverse(t)
 }
 
 //go:noinline
 func (c Chan) postRecvSlow() {
-	t := c.syncer()
+	t := c.ref.syncer()
 	c.ref.object(t).acquire(t)
 }
-
-// syncer is syncer for the second half of c's operation (syncRef.syncer).
-func (c Chan) syncer() *thread { return c.ref.syncer() }

@@ -16,15 +16,15 @@ func TestChanSecondHalfThread(t *testing.T) {
 	if first.ref.t == nil || first.ref.t != current() {
 		t.Fatalf("first half with the gate open kept state %p, want the goroutine's %p", first.ref.t, current())
 	}
-	if got := first.syncer(); got != first.ref.t {
+	if got := first.ref.syncer(); got != first.ref.t {
 		t.Errorf("second half with the gate open: state %p, want the first half's %p", got, first.ref.t)
 	}
 	empty := Chan{ref: syncRef{p: chanPtr(p)}}
-	if got := empty.syncer(); got != current() {
+	if got := empty.ref.syncer(); got != current() {
 		t.Errorf("second half after a first half that recorded nothing: state %p, want syncer's %p", got, current())
 	}
 	closeGate(t)
-	if got := first.syncer(); got != nil {
+	if got := first.ref.syncer(); got != nil {
 		t.Errorf("second half after the gate closed: state %p, want none", got)
 	}
 }

@@ -114,8 +114,9 @@ func switchSampling(on bool) {
 func syncer() *thread { return syncerOf(nil) }
 
 // syncerOf is syncer for an operation whose goroutine state, t, its
-// caller found already (a channel operation's second half: Chan.syncer),
-// or nil if it must be looked up.
+// caller found already (the second half of a channel operation or of an
+// atomic read-modify-write: syncRef.syncer), or nil if it must be looked
+// up.
 func syncerOf(t *thread) *thread {
 	if !gateOpen() {
 		if counting() {
