@@ -72,9 +72,17 @@ func run(args []string, every time.Duration, packages int, w io.Writer) error {
 	if exe, err = filepath.Abs(exe); err != nil {
 		return err
 	}
-	secs, err := sections(exe)
+	f, err := elf.Open(exe)
 	if err != nil {
 		return err
+	}
+	defer f.Close()
+	secs := sections(f)
+	var fns []function
+	if packages > 0 {
+		if fns, err = textFunctions(f); err != nil {
+			return fmt.Errorf("reading the symbols of %s: %w", exe, err)
+		}
 	}
 	cmd := exec.Command(exe, args[1:]...)
 	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr // the report owns stdout
@@ -115,7 +123,7 @@ loop:
 	}
 	fmt.Fprintf(w, "%8d KiB total\n", total)
 	if packages > 0 {
-		if err := writePackages(w, exe, secs, s.pages, packages); err != nil {
+		if err := writePackages(w, exe, secs, fns, s.pages, packages); err != nil {
 			return err
 		}
 	}
@@ -134,19 +142,14 @@ type section struct {
 }
 
 // sections returns the executable's allocated sections.
-func sections(exe string) ([]section, error) {
-	f, err := elf.Open(exe)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
+func sections(f *elf.File) []section {
 	var secs []section
 	for _, s := range f.Sections {
 		if s.Flags&elf.SHF_ALLOC != 0 && s.Addr != 0 {
 			secs = append(secs, section{s.Name, s.Addr, s.Size})
 		}
 	}
-	return secs, nil
+	return secs
 }
 
 // sectionOf names the section the page at addr overlaps first, or "?".

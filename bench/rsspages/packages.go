@@ -14,16 +14,11 @@ type function struct {
 	addr, size uint64
 }
 
-// textFunctions returns the function symbols of exe, sorted by address.
-func textFunctions(exe string) ([]function, error) {
-	f, err := elf.Open(exe)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
+// textFunctions returns the function symbols of f, sorted by address.
+func textFunctions(f *elf.File) ([]function, error) {
 	syms, err := f.Symbols()
 	if err != nil {
-		return nil, fmt.Errorf("reading the symbols of %s: %w", exe, err)
+		return nil, err
 	}
 	var fns []function
 	for _, s := range syms {
@@ -80,8 +75,9 @@ func residentByPackage(fns []function, text section, pages map[uint64]bool) map[
 	return kib
 }
 
-// writePackages writes the n packages with the most resident .text.
-func writePackages(w io.Writer, exe string, secs []section, pages map[uint64]bool, n int) error {
+// writePackages writes the n packages with the most resident .text of
+// exe, whose sections are secs and whose functions are fns.
+func writePackages(w io.Writer, exe string, secs []section, fns []function, pages map[uint64]bool, n int) error {
 	var text section
 	for _, s := range secs {
 		if s.name == ".text" {
@@ -90,10 +86,6 @@ func writePackages(w io.Writer, exe string, secs []section, pages map[uint64]boo
 	}
 	if text.size == 0 {
 		return fmt.Errorf("%s has no .text section", exe)
-	}
-	fns, err := textFunctions(exe)
-	if err != nil {
-		return err
 	}
 	kib := residentByPackage(fns, text, pages)
 	names := make([]string, 0, len(kib))
