@@ -121,7 +121,7 @@ func (rt *checkedRuntime) function(name string) (*types.Signature, error) {
 var kindNames = map[kind]string{
 	anyKind: "any type", siteKind: "uint64 (a site)", uintptrKind: "uintptr", pointerKind: "a pointer", objectKind: "unsafe.Pointer",
 	keyKind: "uint32 (a package key)", stringKind: "string", boolKind: "bool", intKind: "int", funcKind: "a function",
-	ctxKind: "*" + ctxType,
+	ctxKind: "*" + CtxType,
 }
 
 // hasKind reports whether a parameter or result of type t is of kind k.
@@ -156,7 +156,7 @@ func hasKind(t types.Type, k kind) bool {
 			return false
 		}
 		n, ok := p.Elem().(*types.Named)
-		return ok && n.Obj().Name() == ctxType
+		return ok && n.Obj().Name() == CtxType
 	}
 	return false
 }
@@ -218,9 +218,9 @@ func TestContractHooks(t *testing.T) {
 // instrumented functions declare their Ctx with.
 func TestContractCtxType(t *testing.T) {
 	rt := checkedRuntimeFor(t)
-	obj, ok := rt.pkg.Scope().Lookup(ctxType).(*types.TypeName)
+	obj, ok := rt.pkg.Scope().Lookup(CtxType).(*types.TypeName)
 	if !ok || !obj.Exported() {
-		t.Fatalf("the runtime declares no exported type %s", ctxType)
+		t.Fatalf("the runtime declares no exported type %s", CtxType)
 	}
 	if !hasKind(types.NewPointer(obj.Type()), ctxKind) {
 		t.Errorf("*%s is not of the kind R and W take", obj.Type())
@@ -242,7 +242,7 @@ func TestContractGoldenHooks(t *testing.T) {
 			return err
 		}
 		for _, m := range calls.FindAllStringSubmatch(string(src), -1) {
-			if hookTable[m[1]] == nil && m[1] != ctxType && !seen[m[1]] {
+			if hookTable[m[1]] == nil && m[1] != CtxType && !seen[m[1]] {
 				t.Errorf("%s calls racegenrt.%s, which hooks.go does not declare", name, m[1])
 			}
 			seen[m[1]] = true

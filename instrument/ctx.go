@@ -40,7 +40,7 @@ func (fr *fileRewriter) ctxArg() dst.Expr {
 		return ident("nil")
 	}
 	if fr.ctxName == "" {
-		fr.ctxName = fr.freshName("racegenctx")
+		fr.ctxName = fr.freshName(CtxName)
 	}
 	return addrOf(ident(fr.ctxName))
 }
@@ -92,7 +92,7 @@ func (fr *fileRewriter) declareCtx(body *dst.BlockStmt) {
 	}
 	decl := &dst.DeclStmt{Decl: &dst.GenDecl{Tok: token.VAR, Specs: []dst.Spec{&dst.ValueSpec{
 		Names: []*dst.Ident{ident(fr.ctxName)},
-		Type:  fr.rtType(ctxType),
+		Type:  fr.rtType(CtxType),
 	}}}}
 	body.List = append([]dst.Stmt{decl}, body.List...)
 }

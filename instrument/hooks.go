@@ -148,10 +148,16 @@ const (
 	ctxKind                 // *Ctx: the calling function's Ctx (ctx.go), or nil
 )
 
-// ctxType is the runtime's type of an instrumented function's cache of
+// CtxType is the runtime's type of an instrumented function's cache of
 // its goroutine's detector state, which R and W take (ctx.go). It is the
 // one runtime type the rewritten code names.
-const ctxType = "Ctx"
+const CtxType = "Ctx"
+
+// CtxName is the name of the variable in which an instrumented function
+// declares its Ctx, or its prefix if the function has one of that name
+// already. racegen's compiler gives an inlined function's Ctx the
+// caller's (cmd/racegen/inlinectx.go) and finds them by it.
+const CtxName = "racegenctx"
 
 // hookTable holds every hook by name.
 var hookTable = make(map[string]*hook)

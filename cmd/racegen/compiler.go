@@ -20,12 +20,13 @@ import (
 // toolchain's compiler: the toolchain's sources from its GOROOT, with
 // the changes of compilerPatches, each to one file and each about code
 // that calls racegen's runtime: the inliner's cost of a hook
-// (inliner.go) and where the compiler lays out a hook's slow path
-// (layout.go). Every other package, and every other tool the build runs,
-// is the toolchain's own.
+// (inliner.go), where the compiler lays out a hook's slow path
+// (layout.go), and whose Ctx an inlined function uses (inlinectx.go).
+// Every other package, and every other tool the build runs, is the
+// toolchain's own.
 
 // compilerVersion names the changes below; change it with them.
-const compilerVersion = "racegen-compiler-4"
+const compilerVersion = "racegen-compiler-5"
 
 // A sourceEdit inserts text into a file of the compiler's source at the
 // single place anchor occurs, before or after it.
@@ -47,6 +48,7 @@ type sourcePatch struct {
 var compilerPatches = []sourcePatch{
 	{inlinerSource, inlinerPatch},
 	{layoutSource, layoutPatch},
+	{readerSource, readerPatch},
 }
 
 // patchSource applies edits to src, the source of the file named name.
