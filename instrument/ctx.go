@@ -71,9 +71,17 @@ func (fr *fileRewriter) declareCtxs() {
 // declareCtx declares the Ctx of the function whose body is body, if the
 // body names it outside the function literals of the source, and does
 // the same for those.
+//
+// A function that names none but calls a function in a loop declares one
+// too, unused: racegen's compiler gives the functions it inlines there
+// the caller's Ctx (cmd/racegen/inlinectx.go), which would otherwise be
+// a Ctx of their own, zeroed at every iteration, so that each iteration
+// looked the goroutine up again. The compiler drops a Ctx that nothing
+// inlined uses.
 func (fr *fileRewriter) declareCtx(body *dst.BlockStmt) {
-	used := false
-	dst.Inspect(body, func(n dst.Node) bool {
+	used, loopCall := false, false
+	var visit func(n dst.Node, inLoop bool) bool
+	visit = func(n dst.Node, inLoop bool) bool {
 		switch n := n.(type) {
 		case *dst.FuncLit:
 			if fr.sourceFunc(n) {
@@ -84,17 +92,31 @@ func (fr *fileRewriter) declareCtx(body *dst.BlockStmt) {
 			if n.Name == fr.ctxName && n.Path == "" {
 				used = true
 			}
+		case *dst.CallExpr:
+			if _, ok := fr.dec.Ast.Nodes[n]; ok && inLoop {
+				loopCall = true // a call of the source, not a hook
+			}
+		case *dst.ForStmt, *dst.RangeStmt:
+			if !inLoop {
+				dst.Inspect(n, func(m dst.Node) bool { return m == n || visit(m, true) })
+				return false
+			}
 		}
 		return true
-	})
-	if !used {
+	}
+	dst.Inspect(body, func(n dst.Node) bool { return visit(n, false) })
+	if !used && !loopCall {
 		return
 	}
 	decl := &dst.DeclStmt{Decl: &dst.GenDecl{Tok: token.VAR, Specs: []dst.Spec{&dst.ValueSpec{
 		Names: []*dst.Ident{ident(fr.ctxName)},
 		Type:  fr.rtType(CtxType),
 	}}}}
-	body.List = append([]dst.Stmt{decl}, body.List...)
+	list := []dst.Stmt{decl}
+	if !used {
+		list = append(list, &dst.AssignStmt{Lhs: []dst.Expr{ident("_")}, Tok: token.ASSIGN, Rhs: []dst.Expr{ident(fr.ctxName)}})
+	}
+	body.List = append(list, body.List...)
 }
 
 // sourceFunc reports whether the function literal fl comes from the

@@ -24,8 +24,10 @@ import (
 // where its Ctx lies, which is all the runtime asks of a Ctx; they are
 // then what they would be had the source written the callee's body into
 // the caller. The caller's own Ctx is the one it declares first thing in
-// its body, never one that an earlier inlined call left among its locals:
-// a caller that declares none (it makes no access) keeps its callees'.
+// its body, never one that an earlier inlined call left among its locals.
+// A function declares one if it makes an access, or calls a function in a
+// loop (instrument's declareCtx); a caller that declares none keeps its
+// callees'.
 
 // readerPatch is the change to cmd/compile/internal/noder/reader.go.
 var readerPatch = []sourceEdit{

@@ -11,10 +11,11 @@ import (
 	"github.com/racegen/racegen/instrument"
 )
 
-// TestInlinedCtx builds, with racegen, a loop that calls a method the
+// TestInlinedCtx builds, with racegen, loops that call a method the
 // compiler inlines, and reads the binary's debug information: the
 // inlined method must declare no Ctx of its own, and the loop's function
-// must declare the one both use (inlinectx.go). A Ctx of the inlined
+// must declare the one both use (inlinectx.go), also when it makes no
+// access itself (instrument's declareCtx). A Ctx of the inlined
 // method's would be zeroed at every iteration.
 func TestInlinedCtx(t *testing.T) {
 	if testing.Short() {
@@ -41,9 +42,19 @@ func Loop(c *counter, n int) {
 	}
 }
 
+// Calls makes no access of its own.
+//
+//go:noinline
+func Calls(c *counter, n int) {
+	for i := 0; i < n; i++ {
+		c.Inc()
+	}
+}
+
 func main() {
 	var c counter
 	Loop(&c, 10)
+	Calls(&c, 10)
 	println(c.n, loops)
 }
 `,
@@ -53,7 +64,7 @@ func main() {
 	if code := run([]string{"-o", testOut, "-rate=1", "build", "-C", mod, "-o", bin, "."}, &msg, &msg); code != 0 {
 		t.Fatalf("racegen build: exit %d\n%s", code, msg.String())
 	}
-	for _, fn := range []string{"main.Loop"} {
+	for _, fn := range []string{"main.Loop", "main.Calls"} {
 		own, inlined := ctxVariables(t, bin, fn)
 		if inlined == 0 {
 			t.Fatalf("%s inlines no function: the test needs (*counter).Inc inlined", fn)

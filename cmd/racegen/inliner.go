@@ -76,8 +76,9 @@ var inlinerPatch = []sourceEdit{
 	{
 		anchor: "\t\tn := n.(*ir.AssignStmt)\n\t\tif n.X.Op() == ir.OINDEX && isIndexingCoverageCounter(n.X) {",
 		before: true,
-		text: `		if as := n.(*ir.AssignStmt); as.Y == nil && racegenAux(as.X) {
-			return v.racegenFreeChildren(n) // racegen: a function's Ctx zeroed
+		text: `		if as := n.(*ir.AssignStmt); as.Y == nil && racegenAux(as.X) ||
+			ir.IsBlank(as.X) && as.Y != nil && as.Y.Op() == ir.ONAME && racegenAux(as.Y) {
+			return v.racegenFreeChildren(n) // racegen: a function's Ctx zeroed, or marked used
 		}
 `,
 	},

@@ -61,8 +61,9 @@ func TestCompilerPatches(t *testing.T) {
 
 // TestInlinerInlines builds a package with racegen and the compiler's
 // -m: small functions that go build inlines, one of several field
-// accesses and one with a loop that is versioned for the idle detector,
-// must inline instrumented too.
+// accesses, one with a loop that is versioned for the idle detector and
+// one that declares a Ctx only for the calls in its loop, must inline
+// instrumented too.
 func TestInlinerInlines(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the compiler")
@@ -87,9 +88,18 @@ func Fold(b []byte) (n int) {
 	}
 	return n
 }
+
+func step(k int) int { return 3*k + 1 }
+
+func Steps(n int) (k int) {
+	for range n {
+		k = step(k)
+	}
+	return k
+}
 `,
 	})
-	funcs := []string{"(*T).Sum", "Fold"}
+	funcs := []string{"(*T).Sum", "Fold", "Steps"}
 	plain := exec.Command("go", "build", "-gcflags=-m", ".")
 	plain.Dir = mod
 	out, err := plain.CombinedOutput()
