@@ -114,14 +114,18 @@ func (c *Ctx) keep(t *thread) {
 // In a generic R, the size of *p is a constant of the shape it is
 // compiled for.
 //
-// It tests first for the commonest access of a sampling period, and
-// answers it without a call: a goroutine whose function's Ctx is filled,
-// whose epoch cache serves the period (hotCache) and holds the bytes
-// accessed (covered, inlined). Such accesses took 123 instructions each
-// in bench/ops's SameWord (three of its four accesses an iteration) when
-// they went on to sampledOne and covered, calls that made this function
-// spill its arguments on entry; they take about 60 now. Everything else
-// goes to hookSlow.
+// It answers the commonest access of a sampling period without a call:
+// a goroutine whose function's Ctx is filled, whose epoch cache serves
+// the period (hotCache) and holds the bytes accessed (covered, inlined).
+// Such accesses took 123 instructions each in bench/ops's SameWord
+// (three of its four accesses an iteration) when they went on to
+// sampledOne and covered, calls that made this function spill its
+// arguments on entry. The calls it makes for the rest take its own
+// arguments, or the goroutine: when sampledMiss took what the cache was
+// asked with, the epoch, the granule and its mask, they were spilled to
+// the stack before the cache was asked, on every access (bench/ops's
+// SameWord at rate 1: 448 instructions an iteration, 401 without).
+// Everything else goes to hookSlow.
 //
 //go:noinline
 func hookAccess(p unsafe.Pointer, n uintptr, site uint64, o op, c *Ctx) {
@@ -132,12 +136,11 @@ func hookAccess(p unsafe.Pointer, n uintptr, site uint64, o op, c *Ctx) {
 			// nothing to do: the miss path tests them.
 			a := uintptr(p)
 			if a&7+n <= 8 {
-				g, mask, e := a&^7, oneGranuleMask(a, n), t.epoch()
-				if ec.covered(g, e, mask, o) {
+				if ec.covered(a&^7, t.epoch(), oneGranuleMask(a, n), o) {
 					return
 				}
 				if a != 0 && n != 0 {
-					sampledMiss(p, n, site, o, t, ec, g, mask, e)
+					sampledMiss(p, n, site, o, t)
 					return
 				}
 			}
@@ -167,9 +170,8 @@ func hookSlow(p unsafe.Pointer, n uintptr, site uint64, o op, c *Ctx) {
 			return // a system stack
 		}
 		if ec := t.hotCache(); ec != nil {
-			g, mask, e := a&^7, oneGranuleMask(a, n), t.epoch()
-			if !ec.covered(g, e, mask, o) {
-				sampledMiss(p, n, site, o, t, ec, g, mask, e)
+			if !ec.covered(a&^7, t.epoch(), oneGranuleMask(a, n), o) {
+				sampledMiss(p, n, site, o, t)
 			}
 			return
 		}
@@ -191,22 +193,24 @@ func (t *thread) hotCache() *epochCache {
 }
 
 // sampledMiss is accessSlow for the most common access of a sampling
-// period, which hookAccess has found to be one and the epoch cache ec
-// does not answer: within granule g, the bytes mask, non-empty, at t's
-// epoch e, by a goroutine whose cache serves the period (hotCache). It
-// goes to the shadow without the calls of accessGated and accessSlow,
-// whose tests these facts answer. (msort's BenchmarkSort at rate 1: 498 ms an
+// period, which hookAccess has found to be one and the epoch cache does
+// not answer: of n bytes at p within one granule, n and p not 0, by
+// goroutine t, whose cache serves the period (hotCache). It goes to the
+// shadow without the calls of accessGated and accessSlow, whose tests
+// these facts answer. (msort's BenchmarkSort at rate 1: 498 ms an
 // operation when hookAccess asked the cache and left the rest to those
 // calls, 444 ms with this path, medians of 6 alternating runs.)
-func sampledMiss(p unsafe.Pointer, n uintptr, site uint64, o op, t *thread, ec *epochCache, g uintptr, mask uint8, e epoch) {
+func sampledMiss(p unsafe.Pointer, n uintptr, site uint64, o op, t *thread) {
 	if _, local := t.address(p); local {
 		return // the goroutine's own stack (stack.go)
 	}
 	if t.creatorPending {
 		t.creator() // the access may be recorded, and reported as the earlier one
 	}
-	ec.note(g, e, mask, o)
-	accessOne(t, uintptr(p), n, g, mask, e, site, o, true)
+	a, e := uintptr(p), t.epoch()
+	g, mask := a&^7, oneGranuleMask(a, n)
+	t.cache.note(g, e, mask, o)
+	accessOne(t, a, n, g, mask, e, site, o, true)
 }
 
 // quiet reports, for R and W to test before they call accessGated,
