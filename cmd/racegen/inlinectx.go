@@ -35,6 +35,8 @@ var readerPatch = []sourceEdit{
 		anchor: "\tcase assignDef:\n\t\tpos := r.pos()\n\t\tsetBasePos(pos) // test/fixedbugs/issue49767.go depends on base.Pos being set for the r.typ() call here, ugh\n",
 		text: `		if sym, typ := r.localIdent(), r.typ(); true {
 			// racegen: an inlined function's Ctx is its caller's.
+			// This replaces the three statements after it, left
+			// unreachable: a patch only inserts.
 			name := r.racegenCallerCtx(sym, typ)
 			if name == nil {
 				name = r.curfn.NewLocal(pos, sym, typ)
