@@ -62,11 +62,11 @@ func (fr *fileRewriter) send(s *dst.SendStmt) dst.Stmt {
 	if fr.chanElem(a.Chan) == nil {
 		return s
 	}
-	// { c, v := ch, v; h := racegenrt.ChanPreSend(racegenrt.ChanOf(c)); c <- v; h.PostSend() }
+	// { c, v := ch, v; h := racegenrt.ChanPreSend(racegenrt.ChanOf(c), site, &ctx); c <- v; h.PostSend() }
 	c, v, h := fr.temp("ch"), fr.temp("v"), fr.temp("h")
 	b := block(
 		define([]string{c, v}, s.Chan, s.Value),
-		define([]string{h}, fr.rtCall(hookChanPreSend, fr.rtCall(hookChanOf, ident(c)), siteLit(fr.newSite(a, false)))),
+		define([]string{h}, fr.rtCall(hookChanPreSend, fr.rtCall(hookChanOf, ident(c)), siteLit(fr.newSite(a, false)), fr.syncCtxArg())),
 		&dst.SendStmt{Chan: ident(c), Value: ident(v)},
 		postCall(h, hookChanPreSend),
 	)
@@ -84,7 +84,7 @@ func (fr *fileRewriter) sendSimple(s *dst.SendStmt) dst.Stmt {
 	if !direct {
 		return s
 	}
-	n := exprStmt(fr.rtCall(hookSend, s.Chan, s.Value, siteLit(fr.newSite(a, false))))
+	n := exprStmt(fr.rtCall(hookSend, s.Chan, s.Value, siteLit(fr.newSite(a, false)), fr.syncCtxArg()))
 	moveDecs(n, s)
 	return fr.from(n, s)
 }
@@ -95,7 +95,7 @@ func (fr *fileRewriter) recv(x *dst.UnaryExpr, a *ast.UnaryExpr) dst.Expr {
 	if fr.chanElem(a.X) == nil {
 		return x
 	}
-	n := fr.rtCall(hookRecv, x.X)
+	n := fr.rtCall(hookRecv, x.X, fr.syncCtxArg())
 	moveDecs(n, x)
 	return n
 }
@@ -106,7 +106,7 @@ func (fr *fileRewriter) recv2(x *dst.UnaryExpr) dst.Expr {
 	if !ok || fr.chanElem(a.X) == nil {
 		return nil
 	}
-	n := fr.rtCall(hookRecv2, fr.rvalue(x.X))
+	n := fr.rtCall(hookRecv2, fr.rvalue(x.X), fr.syncCtxArg())
 	moveDecs(n, x)
 	return n
 }
@@ -155,7 +155,7 @@ func (fr *fileRewriter) selectStmt(s *dst.SelectStmt) (pre []dst.Stmt, core dst.
 				comm.Value = ident(v)
 			}
 			h := fr.temp("h")
-			hooks = append(hooks, define([]string{h}, fr.rtCall(hookChanPreSend, fr.rtCall(hookChanOf, ident(c)), siteLit(fr.newSite(a, false)))))
+			hooks = append(hooks, define([]string{h}, fr.rtCall(hookChanPreSend, fr.rtCall(hookChanOf, ident(c)), siteLit(fr.newSite(a, false)), fr.syncCtxArg())))
 			prologue = append(prologue, postCall(h, hookChanPreSend))
 		case *dst.ExprStmt:
 			if h := fr.selectRecv(comm.X, &pre, &hooks); h != "" {
@@ -214,7 +214,7 @@ func (fr *fileRewriter) selectRecv(e dst.Expr, pre, hooks *[]dst.Stmt) string {
 	c, h := fr.temp("ch"), fr.temp("h")
 	*pre = append(*pre, define([]string{c}, fr.rvalue(u.X)))
 	u.X = ident(c)
-	*hooks = append(*hooks, define([]string{h}, fr.rtCall(hookChanPreRecv, fr.rtCall(hookChanOf, ident(c)))))
+	*hooks = append(*hooks, define([]string{h}, fr.rtCall(hookChanPreRecv, fr.rtCall(hookChanOf, ident(c)), fr.syncCtxArg())))
 	return h
 }
 
@@ -350,7 +350,7 @@ func (fr *fileRewriter) rangeChan(s *dst.RangeStmt, a *ast.RangeStmt) (pre []dst
 	c, h, okName := fr.temp("ch"), fr.temp("h"), fr.temp("ok")
 	pre = append(pre, fr.from(define([]string{c}, fr.rvalue(s.X)), s))
 	var loop []dst.Stmt
-	loop = append(loop, define([]string{h}, fr.rtCall(hookChanPreRecv, fr.rtCall(hookChanOf, ident(c)))))
+	loop = append(loop, define([]string{h}, fr.rtCall(hookChanPreRecv, fr.rtCall(hookChanOf, ident(c)), fr.syncCtxArg())))
 	recvInto := "_"
 	var assign dst.Stmt
 	switch {

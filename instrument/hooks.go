@@ -222,11 +222,11 @@ var (
 // of the handle they return.
 var (
 	hookChanOf      = newHook(hook{name: "ChanOf", params: justAny, results: justObject})
-	hookChanPreSend = newHook(hook{name: "ChanPreSend", params: []kind{objectKind, siteKind}, results: justAny, post: "PostSend"})
-	hookChanPreRecv = newHook(hook{name: "ChanPreRecv", params: justObject, results: justAny, post: "PostRecv"})
-	hookSend        = newHook(hook{name: "Send", tparams: 1, params: []kind{anyKind, anyKind, siteKind}})
-	hookRecv        = newHook(hook{name: "Recv", tparams: 1, params: justAny, results: justAny})
-	hookRecv2       = newHook(hook{name: "Recv2", tparams: 1, params: justAny, results: []kind{anyKind, boolKind}})
+	hookChanPreSend = newHook(hook{name: "ChanPreSend", params: []kind{objectKind, siteKind, ctxKind}, results: justAny, post: "PostSend"})
+	hookChanPreRecv = newHook(hook{name: "ChanPreRecv", params: []kind{objectKind, ctxKind}, results: justAny, post: "PostRecv"})
+	hookSend        = newHook(hook{name: "Send", tparams: 1, params: []kind{anyKind, anyKind, siteKind, ctxKind}})
+	hookRecv        = newHook(hook{name: "Recv", tparams: 1, params: []kind{anyKind, ctxKind}, results: justAny})
+	hookRecv2       = newHook(hook{name: "Recv2", tparams: 1, params: []kind{anyKind, ctxKind}, results: []kind{anyKind, boolKind}})
 	hookClose       = newHook(hook{name: "Close", tparams: 1, params: valueSite})
 )
 

@@ -38,7 +38,7 @@ func (fr *fileRewriter) lockStmt(s *dst.ExprStmt) dst.Stmt {
 	method := exprStmt(&dst.CallExpr{Fun: &dst.SelectorExpr{X: ident(m), Sel: ident(h.split.method)}})
 	half := &dst.IfStmt{
 		Cond: fr.rtCall(hookSyncHot),
-		Body: block(exprStmt(fr.rtCall(h.split.half, ident(m), fr.lockCtxArg()))),
+		Body: block(exprStmt(fr.rtCall(h.split.half, ident(m), fr.syncCtxArg()))),
 	}
 	list := []dst.Stmt{define([]string{m}, call.Args[0]), half, method}
 	if h.split.after {
@@ -50,12 +50,13 @@ func (fr *fileRewriter) lockStmt(s *dst.ExprStmt) dst.Stmt {
 	return b
 }
 
-// lockCtxArg returns the Ctx argument of a lock's half: in dynamic
-// builds the function's, which the half fills for the accesses that
-// follow or finds filled by those before, where the wrappers look the
-// goroutine up for every operation; in static builds, whose hooks take no
-// Ctx and whose lock halves only tick a clock, nil.
-func (fr *fileRewriter) lockCtxArg() dst.Expr {
+// syncCtxArg returns the Ctx argument of a lock's half or a channel
+// operation's hook: in dynamic builds the function's, which the hook
+// fills for the accesses that follow or finds filled by those before,
+// where it would look the goroutine up for every operation; in static
+// builds, whose hooks take no Ctx and whose synchronization only ticks a
+// clock, nil.
+func (fr *fileRewriter) syncCtxArg() dst.Expr {
 	if fr.cfg.static() {
 		return ident("nil")
 	}

@@ -60,13 +60,13 @@ var runtimeFuncModels = map[string]string{
 	"reflect.mapdelete_faststr":   modelMapWrite,
 	"reflect.mapclear":            modelMapWrite,
 	"reflect.chanclose":           `%[2]sChanPreClose(p0, %[3]s); %[1]s`,
-	"reflect.chansend0": `h := %[2]sChanPreSend(p0, %[3]s)
+	"reflect.chansend0": `h := %[2]sChanPreSend(p0, %[3]s, nil)
 	ok := %[1]s
 	if ok {
 		h.PostSend()
 	}
 	return ok`,
-	"reflect.chanrecv": `h := %[2]sChanPreRecv(p0)
+	"reflect.chanrecv": `h := %[2]sChanPreRecv(p0, nil)
 	selected, received := %[1]s
 	if selected {
 		h.PostRecv()

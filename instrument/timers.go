@@ -23,7 +23,7 @@ import (
 //
 //	func racegen_NewTimer(d time.Duration) *time.Timer {
 //		t := time.NewTimer(1<<63 - 1) // does not fire before the Reset
-//		racegenrt.ChanPreSend(racegenrt.ChanOf(t.C), 0)
+//		racegenrt.ChanPreSend(racegenrt.ChanOf(t.C), 0, nil)
 //		t.Reset(d)
 //		return t
 //	}
@@ -53,13 +53,13 @@ import (
 var timerHelpers = map[string]string{
 	"NewTimer": `func %[1]s(%[4]s %[2]sDuration) *%[2]sTimer {
 	%[5]s := %[2]sNewTimer(1<<63 - 1)
-	%[3]sChanPreSend(%[3]sChanOf(%[5]s.C), 0)
+	%[3]sChanPreSend(%[3]sChanOf(%[5]s.C), 0, nil)
 	%[5]s.Reset(%[4]s)
 	return %[5]s
 }`,
 	"After": `func %[1]s(%[4]s %[2]sDuration) <-chan %[2]sTime {
 	%[5]s := %[2]sNewTimer(1<<63 - 1)
-	%[3]sChanPreSend(%[3]sChanOf(%[5]s.C), 0)
+	%[3]sChanPreSend(%[3]sChanOf(%[5]s.C), 0, nil)
 	%[5]s.Reset(%[4]s)
 	return %[5]s.C
 }`,
@@ -68,7 +68,7 @@ var timerHelpers = map[string]string{
 		return %[2]sNewTicker(%[4]s) // panics with time's message
 	}
 	%[5]s := %[2]sNewTicker(1<<63 - 1)
-	%[3]sChanPreSend(%[3]sChanOf(%[5]s.C), 0)
+	%[3]sChanPreSend(%[3]sChanOf(%[5]s.C), 0, nil)
 	%[5]s.Reset(%[4]s)
 	return %[5]s
 }`,
@@ -77,7 +77,7 @@ var timerHelpers = map[string]string{
 		return nil
 	}
 	%[5]s := %[2]sNewTicker(1<<63 - 1)
-	%[3]sChanPreSend(%[3]sChanOf(%[5]s.C), 0)
+	%[3]sChanPreSend(%[3]sChanOf(%[5]s.C), 0, nil)
 	%[5]s.Reset(%[4]s)
 	return %[5]s.C
 }`,
@@ -89,12 +89,12 @@ var timerHelpers = map[string]string{
 	return %[5]s
 }`,
 	"TimerReset": `func %[1]s(%[5]s *%[2]sTimer, %[4]s %[2]sDuration) bool {
-	%[3]sChanPreSend(%[3]sChanOf(%[5]s.C), 0)
+	%[3]sChanPreSend(%[3]sChanOf(%[5]s.C), 0, nil)
 	%[3]sTimerArm(%[5]s)
 	return %[5]s.Reset(%[4]s)
 }`,
 	"TickerReset": `func %[1]s(%[5]s *%[2]sTicker, %[4]s %[2]sDuration) {
-	%[3]sChanPreSend(%[3]sChanOf(%[5]s.C), 0)
+	%[3]sChanPreSend(%[3]sChanOf(%[5]s.C), 0, nil)
 	%[5]s.Reset(%[4]s)
 }`,
 }
@@ -106,7 +106,7 @@ var timerHelpers = map[string]string{
 // the qualifier of package unsafe, %[3]s the runtime's, %[4]s, %[5]s and
 // %[6]s names for the type parameters and the parameter.
 const timerChanHelper = `func %[1]s[%[4]s interface{ *%[5]s }, %[5]s any](%[6]s %[4]s) %[4]s {
-	%[3]sChanPreSend(*(*%[2]sPointer)(%[2]sPointer(%[6]s)), 0)
+	%[3]sChanPreSend(*(*%[2]sPointer)(%[2]sPointer(%[6]s)), 0, nil)
 	%[3]sTimerArm(%[6]s)
 	return %[6]s
 }`

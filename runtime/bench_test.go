@@ -148,8 +148,8 @@ func BenchmarkChanSendRecv(b *testing.B) {
 	b.ReportAllocs()
 	ch := make(chan int, 1)
 	for b.Loop() {
-		rt.Send(ch, 1, 0)
-		rt.Recv(ch)
+		rt.Send(ch, 1, 0, nil)
+		rt.Recv(ch, nil)
 	}
 }
 

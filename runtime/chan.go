@@ -21,11 +21,12 @@ import "unsafe"
 // kth receive, so the detector may order more than the memory model does:
 // it can hide races, but it cannot report a false one.
 
-// Send is ch <- v.
-func Send[T any](ch chan<- T, v T, site uint64) {
+// Send is ch <- v, made in the function whose Ctx is ctx (see
+// syncerIn).
+func Send[T any](ch chan<- T, v T, site uint64, ctx *Ctx) {
 	c := Chan{ref: syncRef{p: chanPtr(unsafe.Pointer(&ch))}}
 	if recording() {
-		c = chanPreSend(c.ref.p, site)
+		c = chanPreSend(c.ref.p, site, ctx)
 	} else {
 		idlePair()
 	}
@@ -35,11 +36,11 @@ func Send[T any](ch chan<- T, v T, site uint64) {
 	}
 }
 
-// Recv is <-ch.
-func Recv[T any](ch <-chan T) T {
+// Recv is <-ch, made in the function whose Ctx is ctx.
+func Recv[T any](ch <-chan T, ctx *Ctx) T {
 	c := Chan{ref: syncRef{p: chanPtr(unsafe.Pointer(&ch))}}
 	if recording() {
-		c = chanPreRecv(c.ref.p)
+		c = chanPreRecv(c.ref.p, ctx)
 	} else {
 		idlePair()
 	}
@@ -50,11 +51,11 @@ func Recv[T any](ch <-chan T) T {
 	return v
 }
 
-// Recv2 is v, ok := <-ch.
-func Recv2[T any](ch <-chan T) (T, bool) {
+// Recv2 is v, ok := <-ch, made in the function whose Ctx is ctx.
+func Recv2[T any](ch <-chan T, ctx *Ctx) (T, bool) {
 	c := Chan{ref: syncRef{p: chanPtr(unsafe.Pointer(&ch))}}
 	if recording() {
-		c = chanPreRecv(c.ref.p)
+		c = chanPreRecv(c.ref.p, ctx)
 	} else {
 		idlePair()
 	}
@@ -100,16 +101,18 @@ func chanPtr(p unsafe.Pointer) unsafe.Pointer { return *(*unsafe.Pointer)(p) }
 // ChanPreSend is called before a send on the channel p (see ChanOf),
 // including a send case of a select, before the select runs. A select
 // calls it for every send case; those not chosen only add ordering.
-func ChanPreSend(p unsafe.Pointer, site uint64) Chan {
+// ctx is the Ctx of the instrumented function making the send, which the
+// operation fills or finds filled (syncerIn), or nil.
+func ChanPreSend(p unsafe.Pointer, site uint64, ctx *Ctx) Chan {
 	if syncHot() {
-		return chanPreSend(p, site)
+		return chanPreSend(p, site, ctx)
 	}
 	return Chan{ref: syncRef{p: p}}
 }
 
 //go:noinline
-func chanPreSend(p unsafe.Pointer, site uint64) Chan {
-	t := syncer()
+func chanPreSend(p unsafe.Pointer, site uint64, ctx *Ctx) Chan {
+	t := syncerIn(ctx)
 	sv := lookupSync(t, p)
 	accessObject(t, p, 1, site, opRead, sv)
 	sv.releaseMerge(t)
@@ -117,17 +120,18 @@ func chanPreSend(p unsafe.Pointer, site uint64) Chan {
 }
 
 // ChanPreRecv is called before a receive from the channel p,
-// including a receive case of a select and each iteration of a range loop.
-func ChanPreRecv(p unsafe.Pointer) Chan {
+// including a receive case of a select and each iteration of a range
+// loop, made in the function whose Ctx is ctx, or nil.
+func ChanPreRecv(p unsafe.Pointer, ctx *Ctx) Chan {
 	if syncHot() {
-		return chanPreRecv(p)
+		return chanPreRecv(p, ctx)
 	}
 	return Chan{ref: syncRef{p: p}}
 }
 
 //go:noinline
-func chanPreRecv(p unsafe.Pointer) Chan {
-	t := syncer()
+func chanPreRecv(p unsafe.Pointer, ctx *Ctx) Chan {
+	t := syncerIn(ctx)
 	sv := lookupSync(t, p)
 	sv.releaseReverse(t)
 	return Chan{syncRef{p, sv, t}}

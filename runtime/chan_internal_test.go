@@ -12,7 +12,7 @@ import (
 func TestChanSecondHalfThread(t *testing.T) {
 	ch := make(chan int, 1)
 	p := unsafe.Pointer(&ch)
-	first := ChanPreSend(chanPtr(p), 4001)
+	first := ChanPreSend(chanPtr(p), 4001, nil)
 	if first.ref.t == nil || first.ref.t != current() {
 		t.Fatalf("first half with the gate open kept state %p, want the goroutine's %p", first.ref.t, current())
 	}

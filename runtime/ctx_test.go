@@ -90,3 +90,61 @@ func TestCtx(t *testing.T) {
 var ctxSink *rt.Ctx
 
 func escapeCtx(c *rt.Ctx) { ctxSink = c }
+
+// TestCtxChan: a channel operation that takes the function's Ctx orders
+// the accesses of the goroutines that make it, on each goroutine's own
+// Ctx and on one both share on the heap, which must not carry either
+// goroutine's state to the other. The first goroutine writes, then
+// sends; the second receives, then writes: ordered when the receive
+// takes what the send sent, a race when it receives from another
+// channel.
+func TestCtxChan(t *testing.T) {
+	tests := []struct {
+		name   string
+		shared bool // the two goroutines pass one Ctx, on the heap
+		apart  bool // the second goroutine receives from another channel
+		want   int
+	}{
+		{"own Ctx, one channel", false, false, 0},
+		{"own Ctx, two channels", false, true, 1},
+		{"shared Ctx, one channel", true, false, 0},
+		{"shared Ctx, two channels", true, true, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			x := new(uint64)
+			escape(x)
+			s0, s1 := newSite(), newSite()
+			shared := new(rt.Ctx)
+			escapeCtx(shared)
+			ctx := func(own *rt.Ctx) *rt.Ctx {
+				if tt.shared {
+					return shared
+				}
+				return own
+			}
+			ch, other := make(chan int, 1), make(chan int, 1)
+			other <- 0 // received from without the detector: it orders nothing
+			expectRaces(t, tt.want, func() {
+				sent := make(chan struct{})
+				done := goInstr(func() {
+					<-sent
+					var own rt.Ctx
+					c := ctx(&own)
+					from := ch
+					if tt.apart {
+						from = other
+					}
+					rt.Recv(from, c)
+					*rt.W(x, s1, c) += 1
+				})
+				var own rt.Ctx
+				c := ctx(&own)
+				*rt.W(x, s0, c) += 1
+				rt.Send(ch, 1, newSite(), c)
+				close(sent)
+				<-done
+			})
+		})
+	}
+}

@@ -44,12 +44,12 @@ func TestGateClosedRecordsNothing(t *testing.T) {
 		Lock(&mu)
 		Write(x, 8, 3001)
 		Unlock(&mu)
-		Send(ch, 1, 3002)
+		Send(ch, 1, 3002, nil)
 		AtomicAddInt32(&n, 1, 3003)
 		close(done)
 	}()
 	<-done
-	Recv(ch)
+	Recv(ch, nil)
 	Read(x, 8, 3004)
 
 	if got := SyncVars(); got != vars {
@@ -83,9 +83,9 @@ func TestGateOpensMidOperation(t *testing.T) {
 	}{
 		{
 			name:    "channel receive",
-			block:   func(e *edge) { Recv(e.ch) },
+			block:   func(e *edge) { Recv(e.ch, nil) },
 			blocked: letBlock,
-			release: func(e *edge) { Send(e.ch, 1, 0) },
+			release: func(e *edge) { Send(e.ch, 1, 0, nil) },
 			ordered: true,
 		},
 		{

@@ -19,7 +19,7 @@ func TestChannelHistorySurvivesGC(t *testing.T) {
 	keep = append(keep, ch)
 	addr := ChanOf(ch)
 	before := Races()
-	inGoroutine(func() { Send(ch, 1, newSite()) })
+	inGoroutine(func() { Send(ch, 1, newSite(), nil) })
 	goruntime.GC()
 	goruntime.GC()
 	Close(ch, newSite())
@@ -48,7 +48,7 @@ func TestBoundedHistory(t *testing.T) {
 			func(s uint64) { Write(global, 8, s|SiteGlobal) },
 			func(s uint64) { Write(global, 8, s|SiteGlobal) }},
 		{"channel",
-			func(s uint64) { Send(ch, 1, s) },
+			func(s uint64) { Send(ch, 1, s, nil) },
 			func(s uint64) { Close(ch, s) }},
 	}
 	for _, tt := range tests {

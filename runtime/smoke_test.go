@@ -58,8 +58,8 @@ func TestHooksCompile(t *testing.T) {
 	b = Append(0, b, 'z')
 	b = AppendString(0, b, "w")
 	var c chan int = make(chan int, 1)
-	Send(c, 1, 0)
-	_ = Recv(c)
+	Send(c, 1, 0, nil)
+	_ = Recv(c, nil)
 	x := 3
 	var rc Ctx
 	*W(&x, 0, &rc) = *R(&x, 0, &rc) + 1

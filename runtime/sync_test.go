@@ -120,21 +120,21 @@ func edges() []edge {
 		}},
 		{name: "Chan/buffered", setup: func() (func(), func()) {
 			ch := make(chan int, 1)
-			return func() { rt.Send(ch, 1, 0) }, func() { rt.Recv(ch) }
+			return func() { rt.Send(ch, 1, 0, nil) }, func() { rt.Recv(ch, nil) }
 		}},
 		{name: "Chan/unbuffered-send-recv", rendezvous: true, setup: func() (func(), func()) {
 			ch := make(chan int)
-			return func() { rt.Send(ch, 1, 0) }, func() { rt.Recv(ch) }
+			return func() { rt.Send(ch, 1, 0, nil) }, func() { rt.Recv(ch, nil) }
 		}},
 		{name: "Chan/unbuffered-recv-send", rendezvous: true, setup: func() (func(), func()) {
 			// A receive is synchronized before the send completes.
 			ch := make(chan int)
-			return func() { rt.Recv(ch) }, func() { rt.Send(ch, 1, 0) }
+			return func() { rt.Recv(ch, nil) }, func() { rt.Send(ch, 1, 0, nil) }
 		}},
 		{name: "Chan/close-Recv2", setup: func() (func(), func()) {
 			ch := make(chan int)
 			return func() { rt.Close(ch, 0) }, func() {
-				if _, ok := rt.Recv2(ch); ok {
+				if _, ok := rt.Recv2(ch, nil); ok {
 					panic("receive from closed channel got a value")
 				}
 			}
@@ -144,22 +144,22 @@ func edges() []edge {
 			// (A's release) is before the (k+1)th send completes (B's
 			// acquire).
 			sem := make(chan struct{}, 1)
-			rt.Send(sem, struct{}{}, 0) // A holds the semaphore
-			return func() { rt.Recv(sem) }, func() { rt.Send(sem, struct{}{}, 0) }
+			rt.Send(sem, struct{}{}, 0, nil) // A holds the semaphore
+			return func() { rt.Recv(sem, nil) }, func() { rt.Send(sem, struct{}{}, 0, nil) }
 		}},
 		{name: "Chan/select", setup: func() (func(), func()) {
 			ch := make(chan int, 1)
 			other := make(chan int)
 			return func() {
-					c := rt.ChanPreSend(rt.ChanOf(ch), 0)
+					c := rt.ChanPreSend(rt.ChanOf(ch), 0, nil)
 					select {
 					case ch <- 1:
 						c.PostSend()
 					case <-other:
 					}
 				}, func() {
-					c := rt.ChanPreRecv(rt.ChanOf(ch))
-					o := rt.ChanPreRecv(rt.ChanOf(other))
+					c := rt.ChanPreRecv(rt.ChanOf(ch), nil)
+					o := rt.ChanPreRecv(rt.ChanOf(other), nil)
 					select {
 					case <-ch:
 						c.PostRecv()

@@ -66,8 +66,8 @@ func BenchmarkIdleChan(b *testing.B) {
 	ch := make(chan int, 64)
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			Send(ch, 1, 0)
-			Recv(ch)
+			Send(ch, 1, 0, nil)
+			Recv(ch, nil)
 		}
 	})
 }
@@ -142,8 +142,8 @@ func benchClosedChan(b *testing.B, pace bool) {
 	b.RunParallel(func(pb *testing.PB) {
 		ch := make(chan int, 1)
 		for pb.Next() {
-			Send(ch, 1, 0)
-			Recv(ch)
+			Send(ch, 1, 0, nil)
+			Recv(ch, nil)
 		}
 	})
 }
