@@ -37,6 +37,13 @@ const (
 	// epoch cache was asked (hookAccess), so that accessSlow does not
 	// count it again.
 	opDrawn
+	// opRepeatChecked marks an access that accessOne found, without
+	// the line's lock, not to repeat the granule's history (holds), so
+	// that accessGranule does not ask again under the lock. Only the
+	// goroutine stores its own epochs, so the answer cannot have changed
+	// in between; and were the access a repeat after all, recording it
+	// again would only redo what is recorded.
+	opRepeatChecked
 )
 
 // A conflict is the earlier access of a race, copied out of its cell so
@@ -408,7 +415,7 @@ func accessOne(t *thread, addr, size, g uintptr, gmask uint8, e epoch, site uint
 	var cf conflict
 	mu := lineLock(g)
 	mu.Lock()
-	found := accessGranule(t, p, g, gmask, site, o, sample, nil, &cf)
+	found := accessGranule(t, p, g, gmask, site, o|opRepeatChecked, sample, nil, &cf)
 	mu.Unlock()
 	if found {
 		reportRace(t, addr, size, site, o&opWrite != 0, cf)
@@ -477,7 +484,7 @@ func accessGranule(t *thread, p *page, a uintptr, mask uint8, site uint64, o op,
 	e := t.epoch()
 	// A synchronization object's accesses keep FastTrack's rule alone:
 	// its history has rules of its own, as in accessSlow.
-	if c.repeats(c.w, c.r, e, mask, o, sample && obj == nil) {
+	if o&opRepeatChecked == 0 && c.repeats(c.w, c.r, e, mask, o, sample && obj == nil) {
 		return // same epoch
 	}
 	if write {
