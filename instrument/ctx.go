@@ -45,6 +45,19 @@ func (fr *fileRewriter) ctxArg() dst.Expr {
 	return addrOf(ident(fr.ctxName))
 }
 
+// syncCtxArg returns the Ctx argument of a lock's half or a channel
+// operation's hook: in dynamic builds the function's, which the hook
+// fills for the accesses that follow or finds filled by those before,
+// where it would look the goroutine up for every operation; in static
+// builds, whose hooks take no Ctx and whose synchronization only ticks a
+// clock, nil.
+func (fr *fileRewriter) syncCtxArg() dst.Expr {
+	if fr.cfg.static() {
+		return ident("nil")
+	}
+	return fr.ctxArg()
+}
+
 // declareCtxs declares the Ctx of every function of the source whose
 // body names it, itself or in a closure the rewriter made; functions that
 // name none declare none, which the compiler would reject as unused.

@@ -149,8 +149,9 @@ const (
 )
 
 // CtxType is the runtime's type of an instrumented function's cache of
-// its goroutine's detector state, which R and W take (ctx.go). It is the
-// one runtime type the rewritten code names.
+// its goroutine's detector state, which R and W, the lock statements'
+// halves and the channel hooks take (ctx.go). It is the one runtime type
+// the rewritten code names.
 const CtxType = "Ctx"
 
 // CtxName is the name of the variable in which an instrumented function

@@ -50,19 +50,6 @@ func (fr *fileRewriter) lockStmt(s *dst.ExprStmt) dst.Stmt {
 	return b
 }
 
-// syncCtxArg returns the Ctx argument of a lock's half or a channel
-// operation's hook: in dynamic builds the function's, which the hook
-// fills for the accesses that follow or finds filled by those before,
-// where it would look the goroutine up for every operation; in static
-// builds, whose hooks take no Ctx and whose synchronization only ticks a
-// clock, nil.
-func (fr *fileRewriter) syncCtxArg() dst.Expr {
-	if fr.cfg.static() {
-		return ident("nil")
-	}
-	return fr.ctxArg()
-}
-
 // deferredUnlock rewrites the call c of a deferred unlock's wrapper,
 // racegenrt.Unlock(&mu) from defer mu.Unlock(), into its deferred form,
 // racegenrt.UnlockIn(&mu, &racegenctx), whose half uses the function's
