@@ -58,16 +58,19 @@ func GoFork() Goroutine {
 //go:noinline
 func fork(t *thread) *thread {
 	u := new(thread)
-	// Cu ← Ct as a shallow copy (Pacer's Algorithm 9): t's vclock, with
-	// t's own entry brought up to date in it first, is shared with u.
-	// Outside sampling periods t's clock stands still, so only the
-	// first go statement after a change copies; u clones the vclock
-	// when its own clock first changes.
-	if c := t.epoch().clock(); t.vc.get(t.tid) != c {
-		t.own(int(t.tid) + 1)
-		t.vc.set(t.tid, c)
-	}
+	// Cu ← Ct as a shallow copy (Pacer's Algorithm 9): t's vclock is
+	// shared with u, and t's own epoch, which the vclock need not hold,
+	// goes beside it (thread.inh). A go statement then copies nothing,
+	// at any rate: bringing t's own entry up to date in the vclock
+	// instead cost a copy of every slot's entry at each go statement in
+	// a sampling period, where t's clock ticks at each. u clones the
+	// vclock, with the inherited epoch folded in, when it first joins a
+	// clock it does not cover or releases one.
+	t.settle() // t's own inherited epoch, if t has not settled yet
 	u.vc = t.share()
+	if e := t.epoch(); t.vc.get(t.tid) < e.clock() {
+		u.inh = e
+	}
 	u.parent = t.goid
 	var pcs [creationDepth]uintptr
 	n := creators(pcs[:])

@@ -18,7 +18,8 @@ import (
 // acquires and writes the same variable, which must not be reported. A
 // goroutine forked after its parent learned of a sharer's clock must find
 // that sharer's write ordered too, and so must a goroutine that acquires a
-// clock the sharer and then the holder released into. One race between goroutines on
+// clock the sharer and then the holder released into, and so must a
+// child that a sharer forks onto its own slot. One race between goroutines on
 // different slots must still be reported, naming the sharer's goroutine
 // as unknown (its slot cannot tell which goroutine made the access).
 func TestSharedSlots(t *testing.T) {
@@ -43,7 +44,7 @@ func TestSharedSlots(t *testing.T) {
 			}
 		}
 	}
-	for _, want := range []string{"fork slot 1 races 0\n", "merge slot 0 races 0\n"} {
+	for _, want := range []string{"fork slot 1 races 0\n", "merge slot 0 races 0\n", "inherit own slot races 0\n"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("no line %q; stdout:\n%s", want, r.stdout)
 		}
@@ -147,6 +148,33 @@ func sharedSlots() {
 			rt.Write(x, 8, s2)
 		})
 		fmt.Printf("merge slot %d races %d\n", slot, rt.Races()-before)
+	}
+
+	// A sharer ahead of its slot's holder writes and forks a goroutine
+	// onto its own slot, which starts at the holder's clock: the write,
+	// which the child knows only by the epoch it inherits (thread.inh),
+	// must be ordered before the child's own. Sharers take slots round
+	// robin, and an extra goroutine shifts the turn, so that one of the
+	// two runs puts the child on its creator's slot.
+	for shift := range 2 {
+		x := newObject()
+		before := rt.Races()
+		var parent, child uint32
+		<-goInstr(func() {
+			parent = rt.CurrentSlot()
+			ahead()
+			if shift == 1 {
+				<-goInstr(func() { rt.CurrentSlot() })
+			}
+			rt.Write(x, 8, s1)
+			<-goInstr(func() {
+				child = rt.CurrentSlot()
+				rt.Write(x, 8, s2)
+			})
+		})
+		if parent == child {
+			fmt.Printf("inherit own slot races %d\n", rt.Races()-before)
+		}
 	}
 
 	// One race between goroutines on different slots: a sharer of the

@@ -147,9 +147,11 @@ func (s *syncClock) replace(t *thread, private bool) {
 		if s.vc.frozen.Load() {
 			s.vc = new(vclock)
 		}
+		// A private vclock holds t's inherited epoch (thread.inh).
 		s.vc.copyFrom(t.vc)
 		s.merged = nil
 	} else {
+		t.settle()
 		s.vc = t.share()
 		s.merged = s.vc
 	}
@@ -203,7 +205,13 @@ func (s *syncClock) merge(t *thread) {
 	}
 	s.setVersion(0, 0, false)
 	s.addHas(t) // once joined below
-	tv := t.share()
+	// t's vclock without its inherited epoch, which is joined apart
+	// below: a goroutine that ends by releasing into a WaitGroup or a
+	// channel need not copy the vclock it shares with its creator.
+	tv := t.vc
+	if t.inh == 0 {
+		tv = t.share()
+	}
 	if s.vc != tv && s.merged != tv && !tv.leq(s.vc) {
 		if s.vc == nil || s.vc.frozen.Load() {
 			s.vc = s.vc.clone(len(tv.c))
@@ -221,4 +229,10 @@ func (s *syncClock) merge(t *thread) {
 		s.vc.set(s.e.tid(), s.e.clock())
 	}
 	s.e = t.epoch()
+	if i := t.inh; i != 0 && s.vc.get(i.tid()) < i.clock() {
+		if s.vc == nil || s.vc.frozen.Load() {
+			s.vc = s.vc.clone(int(i.tid()) + 1)
+		}
+		s.vc.set(i.tid(), i.clock())
+	}
 }

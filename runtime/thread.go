@@ -16,6 +16,16 @@ type thread struct {
 	ep  atomic.Uint64 // the current epoch: own slot clock @ tid
 	vc  *vclock       // clocks of other slots; vc.get(tid) may be stale
 
+	// inh is the clock of the goroutine's creator at its go statement,
+	// if vc, which the creator shares with it, may not hold it: the
+	// goroutine's clock is vc ⊔ inh ⊔ its own epoch. A go statement
+	// hands the child the creator's vclock as it is and its own epoch
+	// beside it (fork), where bringing the creator's own entry up to
+	// date in the vclock would cost a copy of every slot's entry at each
+	// go statement. inh is zero whenever vc is private (own folds it in)
+	// and never of t's own slot (catchUp folds that into ep).
+	inh epoch
+
 	period uint32 // the last sampling period t has seen
 
 	cache *epochCache // made at t's first sampled access
@@ -69,13 +79,24 @@ func (t *thread) clockOf(u uint32) uint64 {
 	if u == t.tid {
 		return t.epoch().clock()
 	}
-	return t.vc.get(u)
+	c := t.vc.get(u)
+	if i := t.inh; i != 0 && i.tid() == u {
+		c = max(c, i.clock())
+	}
+	return c
 }
 
 // ordered reports whether an access at epoch e happened before t's
-// present (FastTrack's e ⊑ Ct).
+// present (FastTrack's e ⊑ Ct). It is e.clock() <= t.clockOf(e.tid()),
+// written so that the inliner puts it in its callers, the shadow's
+// checks: epochs of one slot compare as their clocks do, so the inherited
+// epoch covers e if their tid bits agree and it is at least e. A zero
+// inh is of slot 0 at clock 0, below every access.
 func (t *thread) ordered(e epoch) bool {
-	return e.clock() <= t.clockOf(e.tid())
+	if e.tid() == t.tid {
+		return e <= t.epoch()
+	}
+	return e.clock() <= t.vc.get(e.tid()) || e <= t.inh && (e^t.inh)&tidMask == 0
 }
 
 // tick is called after every release. It counts the synchronization
@@ -106,6 +127,8 @@ func (t *thread) sampling() bool {
 }
 
 // share marks t's vclock as shared and returns it, for a shallow copy.
+// t must have no inherited epoch (settle): a shallow copy has room for
+// t's own epoch beside the vclock, not for a second.
 func (t *thread) share() *vclock {
 	if t.vc == nil {
 		t.vc = &vclock{}
@@ -116,11 +139,34 @@ func (t *thread) share() *vclock {
 	return t.vc
 }
 
+// settle folds t's inherited epoch, if it has one, into its vclock, which
+// it clones for that: the vclock alone then holds t's clock but for t's
+// own entry.
+func (t *thread) settle() {
+	if t.inh != 0 {
+		t.vc = t.privateClock(0)
+	}
+}
+
 // own makes t's vclock private, cloning it if it is shared.
 func (t *thread) own(n int) {
 	if t.vc == nil || t.vc.frozen.Load() {
-		t.vc = t.vc.clone(n)
+		t.vc = t.privateClock(n)
 	}
+}
+
+// privateClock returns a private clone of t's vclock with room for at
+// least n entries and t's inherited epoch folded in, which it clears: an
+// inherited epoch is kept apart only while the vclock is shared.
+func (t *thread) privateClock(n int) *vclock {
+	vc := t.vc.clone(n)
+	if i := t.inh; i != 0 {
+		if vc.get(i.tid()) < i.clock() {
+			vc.set(i.tid(), i.clock())
+		}
+		t.inh = 0
+	}
+	return vc
 }
 
 // acquired counts an acquire that had nothing to join.
@@ -185,7 +231,14 @@ func (t *thread) acquire(s *syncClock) {
 // that clock must look ordered before t's. It reports whether t's clock
 // changed.
 func (t *thread) catchUp() bool {
-	if c := t.vc.get(t.tid); c > t.epoch().clock() {
+	c := t.vc.get(t.tid)
+	if i := t.inh; i != 0 && i.tid() == t.tid {
+		// The creator shares t's slot: t's own clock covers what it
+		// inherits once it is raised to it.
+		c = max(c, i.clock())
+		t.inh = 0
+	}
+	if c > t.epoch().clock() {
 		t.ep.Store(uint64(mkEpoch(t.tid, c)))
 		return true
 	}
