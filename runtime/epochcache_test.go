@@ -105,6 +105,33 @@ func TestEpochCache(t *testing.T) {
 	}
 }
 
+// TestEpochCacheSpare: a goroutine that ends gives its epoch cache to the
+// next one to make a cache, empty: an entry left from the goroutine that
+// ended would let the next one skip an access it never made.
+func TestEpochCacheSpare(t *testing.T) {
+	const a = 0x1000
+	e := mkEpoch(1, 5)
+	for range 10 { // sync.Pool may drop the spare at a GC: try again
+		old := &thread{cache: newEpochCache()}
+		old.cache.note(a, e, 0xff, opWrite)
+		old.cache.askRange(a, a+64, e, true) // notes the range
+		spare := old.cache
+		old.retire()
+		if old.cache != nil {
+			t.Fatal("retire kept the cache")
+		}
+		c := newEpochCache()
+		if c != spare {
+			continue
+		}
+		if c.ranges != nil || c.covered(a, e, 0xff, opWrite) || c.askRange(a, a+64, e, true) {
+			t.Fatalf("a spare cache came back with its entries: %+v", c.granules[a>>3%epochCacheSets])
+		}
+		return
+	}
+	t.Fatal("newEpochCache never returned the spare cache")
+}
+
 // TestEpochCacheRelease: an access after a release is checked again, not
 // taken for the one before it, whether the granule entries or the range
 // entries remembered it.

@@ -172,8 +172,5 @@ func GoEnd() {
 	}
 	t.finished.Store(true)
 	freeTid(t)
-	// The slot table keeps t for reports until its slot is reused, or
-	// for good if it never is; only t itself reads its vector clock,
-	// which can have an entry for every slot, so let it go now.
-	t.vc, t.cache, t.vv = nil, nil, nil
+	t.retire()
 }

@@ -156,6 +156,6 @@ func (a alone) leave() {
 	if vc := t.vc; vc != nil && !vc.frozen.Load() {
 		spareAloneClock.Store(vc)
 	}
-	t.vc, t.cache, t.vv = nil, nil, nil
+	t.retire()
 	gtab.store(a.gp, a.prev)
 }

@@ -255,6 +255,18 @@ func (t *thread) covers(v *vclock) bool {
 	return false
 }
 
+// retire lets go of the state that only t's goroutine uses, once that
+// goroutine has ended: its vector clock, which can have an entry for
+// every slot, its versions, and its epoch cache, which the next goroutine
+// to need one takes (spareCaches). The slot table keeps t itself for
+// reports until its slot is reused, or for good if it never is.
+func (t *thread) retire() {
+	if c := t.cache; c != nil {
+		spareCaches.Put(c)
+	}
+	t.vc, t.cache, t.vv, t.inh = nil, nil, nil, 0
+}
+
 // freshMark is the gtable entry of a g running a goroutine forked while
 // the gate was closed that has not needed a thread yet (startFresh), and
 // the thread of freshGoroutine, which that go statement hands on. It is
@@ -310,7 +322,7 @@ func current() *thread {
 		// code would hold a slot, and every later lazy registration
 		// would cost more, for good.
 		freeTid(t)
-		t.vc, t.cache, t.vv = nil, nil, nil
+		t.retire()
 	}
 	calibrateOnce.Do(calibrateGoid)
 	goid := readGoid(gp)
