@@ -212,11 +212,16 @@ func (s *syncClock) merge(t *thread) {
 	if t.inh == 0 {
 		tv = t.share()
 	}
-	if s.vc != tv && s.merged != tv && !tv.leq(s.vc) {
-		if s.vc == nil || s.vc.frozen.Load() {
+	if s.vc != tv && s.merged != tv {
+		// A private vclock takes the join in place, in one pass (see
+		// thread.acquire); a shared one is cloned only if it changes.
+		switch {
+		case s.vc != nil && !s.vc.frozen.Load():
+			s.vc.join(tv)
+		case !tv.leq(s.vc):
 			s.vc = s.vc.clone(len(tv.c))
+			s.vc.join(tv)
 		}
-		s.vc.join(tv)
 	}
 	s.merged = tv
 	// s.e leaves s for its vclock unless t's own epoch covers it, which

@@ -185,7 +185,14 @@ func (t *thread) acquire(s *syncClock) {
 	}
 	changed := false
 	if s.vc != nil && s.vc != t.vc && !t.covers(s.vc) {
-		if !s.vc.leq(t.vc) {
+		switch {
+		case t.vc != nil && !t.vc.frozen.Load():
+			// A private vclock takes the join in place: one pass,
+			// where asking leq first would make two when it is not.
+			if t.vc.join(s.vc) {
+				changed = true
+			}
+		case !s.vc.leq(t.vc):
 			t.own(len(s.vc.c))
 			t.vc.join(s.vc)
 			changed = true

@@ -74,12 +74,34 @@ func (v *vclock) grow(n int) {
 }
 
 // leq reports whether every entry of v is at most the matching entry of w.
+//
+// It and join are a pass over every slot, at every acquire that versions
+// do not answer; their loops index slices of equal length, which the
+// compiler then checks once, not at each entry. (leq asked w.get for each
+// entry, a nil test and a bounds test each: vclock.leq and vclock.get were
+// 18% of shardmap's time at rate 1, whose eight goroutines take turns at
+// 32 mutexes with clocks of over a thousand slots.)
 func (v *vclock) leq(w *vclock) bool {
 	if v == nil || v == w {
 		return true
 	}
-	for i, c := range v.c {
-		if c > w.get(uint32(i)) {
+	vc := v.c
+	var wc []uint64
+	if w != nil {
+		wc = w.c
+	}
+	if len(vc) > len(wc) {
+		// w's missing entries are zero.
+		for _, c := range vc[len(wc):] {
+			if c != 0 {
+				return false
+			}
+		}
+		vc = vc[:len(wc)]
+	}
+	wc = wc[:len(vc)]
+	for i, c := range vc {
+		if c > wc[i] {
 			return false
 		}
 	}
@@ -95,10 +117,12 @@ func (v *vclock) join(w *vclock) bool {
 	if len(w.c) > len(v.c) {
 		v.grow(len(w.c))
 	}
+	wc := w.c
+	vc := v.c[:len(wc)]
 	changed := false
-	for i, c := range w.c {
-		if c > v.c[i] {
-			v.c[i] = c
+	for i, c := range wc {
+		if c > vc[i] {
+			vc[i] = c
 			changed = true
 		}
 	}
