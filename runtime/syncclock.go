@@ -147,7 +147,8 @@ func (s *syncClock) replace(t *thread, private bool) {
 		if s.vc.frozen.Load() {
 			s.vc = new(vclock)
 		}
-		// A private vclock holds t's inherited epoch (thread.inh).
+		// t's vclock is private here, so it holds t's inherited
+		// epoch (thread.inh).
 		s.vc.copyFrom(t.vc)
 		s.merged = nil
 	} else {
