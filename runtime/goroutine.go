@@ -59,16 +59,24 @@ func GoFork() Goroutine {
 func fork(t *thread) *thread {
 	u := new(thread)
 	// Cu ← Ct as a shallow copy (Pacer's Algorithm 9): t's vclock is
-	// shared with u, and t's own epoch, which the vclock need not hold,
-	// goes beside it (thread.inh). A go statement then copies nothing,
-	// at any rate: bringing t's own entry up to date in the vclock
-	// instead cost a copy of every slot's entry at each go statement in
-	// a sampling period, where t's clock ticks at each. u clones the
-	// vclock, with the inherited epoch folded in, when it first joins a
-	// clock it does not cover or releases one.
+	// shared with u, and t's own epoch, if the vclock does not hold it,
+	// goes beside it (thread.inh). In a sampling period t's clock ticks
+	// at each go statement, and bringing t's own entry up to date in the
+	// vclock cost a copy of every slot's entry at each; the child clones
+	// the vclock, with the inherited epoch folded in, only when it first
+	// joins a clock it does not cover or stores its own into an object.
+	// Outside sampling periods t's clock stands still: its entry is
+	// written once after each change, and the children of every go
+	// statement until the next share a vclock that needs no inherited
+	// epoch, which would make each child that unlocks a mutex clone it.
 	t.settle() // t's own inherited epoch, if t has not settled yet
+	e := t.epoch()
+	if t.vc.get(t.tid) < e.clock() && sampling.Load() == 0 {
+		t.own(int(t.tid) + 1)
+		t.vc.set(t.tid, e.clock())
+	}
 	u.vc = t.share()
-	if e := t.epoch(); t.vc.get(t.tid) < e.clock() {
+	if t.vc.get(t.tid) < e.clock() {
 		u.inh = e
 	}
 	u.parent = t.goid
