@@ -70,15 +70,15 @@ func fork(t *thread) *thread {
 	// statement until the next share a vclock that needs no inherited
 	// epoch, which would make each child that unlocks a mutex clone it.
 	t.settle() // t's own inherited epoch, if t has not settled yet
-	e := t.epoch()
-	if t.vc.get(t.tid) < e.clock() && sampling.Load() == 0 {
-		t.own(int(t.tid) + 1)
-		t.vc.set(t.tid, e.clock())
+	if e := t.epoch(); t.vc.get(t.tid) < e.clock() {
+		if sampling.Load() == 0 {
+			t.own(int(t.tid) + 1)
+			t.vc.set(t.tid, e.clock())
+		} else {
+			u.inh = e
+		}
 	}
 	u.vc = t.share()
-	if t.vc.get(t.tid) < e.clock() {
-		u.inh = e
-	}
 	u.parent = t.goid
 	var pcs [creationDepth]uintptr
 	n := creators(pcs[:])

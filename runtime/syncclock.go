@@ -228,17 +228,23 @@ func (s *syncClock) merge(t *thread) {
 	// s.e leaves s for its vclock unless t's own epoch covers it, which
 	// it does if it is t's, and need not if a goroutine sharing t's slot
 	// released it.
-	if s.e != 0 && t.clockOf(s.e.tid()) < s.e.clock() && s.vc.get(s.e.tid()) < s.e.clock() {
-		if s.vc == nil || s.vc.frozen.Load() {
-			s.vc = s.vc.clone(int(s.e.tid()) + 1)
-		}
-		s.vc.set(s.e.tid(), s.e.clock())
+	if s.e != 0 && t.clockOf(s.e.tid()) < s.e.clock() {
+		s.raise(s.e)
 	}
 	s.e = t.epoch()
-	if i := t.inh; i != 0 && s.vc.get(i.tid()) < i.clock() {
-		if s.vc == nil || s.vc.frozen.Load() {
-			s.vc = s.vc.clone(int(i.tid()) + 1)
-		}
-		s.vc.set(i.tid(), i.clock())
+	if t.inh != 0 {
+		s.raise(t.inh)
 	}
+}
+
+// raise makes s's vclock cover epoch e, cloning it first if it is
+// shared and must change.
+func (s *syncClock) raise(e epoch) {
+	if s.vc.get(e.tid()) >= e.clock() {
+		return
+	}
+	if s.vc == nil || s.vc.frozen.Load() {
+		s.vc = s.vc.clone(int(e.tid()) + 1)
+	}
+	s.vc.raise(e)
 }

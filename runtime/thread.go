@@ -160,10 +160,8 @@ func (t *thread) own(n int) {
 // inherited epoch is kept apart only while the vclock is shared.
 func (t *thread) privateClock(n int) *vclock {
 	vc := t.vc.clone(n)
-	if i := t.inh; i != 0 {
-		if vc.get(i.tid()) < i.clock() {
-			vc.set(i.tid(), i.clock())
-		}
+	if t.inh != 0 {
+		vc.raise(t.inh)
 		t.inh = 0
 	}
 	return vc

@@ -63,6 +63,14 @@ func (v *vclock) set(t uint32, c uint64) {
 	v.c[t] = c
 }
 
+// raise makes v cover epoch e: its entry for e's slot at least e's
+// clock; v must be private.
+func (v *vclock) raise(e epoch) {
+	if v.get(e.tid()) < e.clock() {
+		v.set(e.tid(), e.clock())
+	}
+}
+
 func (v *vclock) grow(n int) {
 	if n <= cap(v.c) {
 		v.c = v.c[:n]
