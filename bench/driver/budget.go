@@ -169,6 +169,10 @@ type budgetPoint struct {
 	Runs   int // runs per program of the detection
 	Races  int // races in the programs
 	Found  int // distinct races found
+	// Finds counts every race a run reported, over the runs: at low
+	// rates a few sampled periods find races together, and Found then
+	// moves by several at once from one set of runs to the next.
+	Finds int
 	// ByClass splits Found by raceClass, and Of the corpus likewise.
 	ByClass, Of [raceClasses]int
 }
@@ -199,6 +203,7 @@ func budgetPoints(rs *results, ds []detection) []budgetPoint {
 				for _, n := range p.Races {
 					c := classify(p.Dir, n)
 					bp.Of[c]++
+					bp.Finds += m.Found[n]
 					if m.Found[n] > 0 {
 						bp.Found++
 						bp.ByClass[c]++
@@ -275,6 +280,8 @@ func writeBudget(w io.Writer, rs *results, ds []detection, ps []budgetPoint, lim
 	b.WriteString("a detection harness (bench/evalrate's modes comparison, or bench/fresa) found at the same mode\n")
 	b.WriteString("and rate over its runs of the evaluation programs (a new build per run with its own `-seed` in\n")
 	b.WriteString("the static modes). *fresa* is dynamic mode with FRESA's frequency-sensitive rates (`-fresa`).\n")
+	b.WriteString("*Finds* counts the races each run reported, summed over the runs: where it is a few, the\n")
+	b.WriteString("distinct races are those of the few runs whose sampling periods fell on them.\n")
 	fmt.Fprintf(&b, "A mode's rate within the budget is the highest measured rate whose slowdown is at most %.2fx.\n\n", limit)
 	fmt.Fprintf(&b, "- cost: `%s` (racegen %s, %s)\n", rs.Command, rs.Racegen, rs.Date)
 	for _, d := range ds {
@@ -296,11 +303,11 @@ func writeBudget(w io.Writer, rs *results, ds []detection, ps []budgetPoint, lim
 	if plot != "" {
 		fmt.Fprintf(&b, "![%s](%s)\n\n", plot, plot)
 	}
-	b.WriteString("| mode | rate | slowdown | peak RSS | runs | distinct races |")
+	b.WriteString("| mode | rate | slowdown | peak RSS | runs | distinct races | finds |")
 	for c := clockRace; c >= notClock; c-- {
 		fmt.Fprintf(&b, " %s |", raceClassNames[c])
 	}
-	b.WriteString("\n|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("\n|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, p := range ps {
 		if p.Config == "" {
 			// A rate the detection harness ran and the cost harness did not.
@@ -309,10 +316,10 @@ func writeBudget(w io.Writer, rs *results, ds []detection, ps []budgetPoint, lim
 			fmt.Fprintf(&b, "| %s | %s | %s | %s |", p.Mode, fmtRate(p.Rate), fmtGeo(p.Time), fmtGeo(p.RSS))
 		}
 		if !p.detected() {
-			b.WriteString(" - | not run |" + strings.Repeat(" - |", int(raceClasses)) + "\n")
+			b.WriteString(" - | not run | - |" + strings.Repeat(" - |", int(raceClasses)) + "\n")
 			continue
 		}
-		fmt.Fprintf(&b, " %d | %d of %d |", p.Runs, p.Found, p.Races)
+		fmt.Fprintf(&b, " %d | %d of %d | %d |", p.Runs, p.Found, p.Races, p.Finds)
 		for c := clockRace; c >= notClock; c-- {
 			fmt.Fprintf(&b, " %d of %d |", p.ByClass[c], p.Of[c])
 		}
@@ -329,7 +336,7 @@ func writeBudget(w io.Writer, rs *results, ds []detection, ps []budgetPoint, lim
 			fmt.Fprintf(&b, "- %s: rate %s (%.3fx): ", m, fmtRate(p.Rate), p.Time.Med)
 			switch {
 			case p.detected():
-				fmt.Fprintf(&b, "%d distinct races in %d runs\n", p.Found, p.Runs)
+				fmt.Fprintf(&b, "%d distinct races in %d runs (finds: %d)\n", p.Found, p.Runs, p.Finds)
 			case p.Rate == 0:
 				b.WriteString("samples nothing, so finds no race\n")
 			default:
@@ -343,6 +350,10 @@ func writeBudget(w io.Writer, rs *results, ds []detection, ps []budgetPoint, lim
 		fmt.Fprintf(&b, "\nFRESA against uniform dynamic sampling within %.2fx: %d against %d distinct races", limit, f.Found, d.Found)
 		if d.Found > 0 {
 			fmt.Fprintf(&b, " (%.2fx)", float64(f.Found)/float64(d.Found))
+		}
+		fmt.Fprintf(&b, ", %d against %d finds", f.Finds, d.Finds)
+		if d.Finds > 0 {
+			fmt.Fprintf(&b, " (%.2fx)", float64(f.Finds)/float64(d.Finds))
 		}
 		b.WriteString(".\n")
 	}

@@ -74,12 +74,12 @@ func TestBudget(t *testing.T) {
 	}
 	out := b.String()
 	wantContains(t, "budget report", out,
-		"| dynamic | 0.01 | 1.15x [1.10, 1.15] | 1.15x [1.10, 1.15] | 100 | 2 of 6 | 0 of 2 | 0 of 1 | 2 of 3 |",
-		"| static | 0.01 | 1.02x [1.01, 1.02] | 1.02x [1.01, 1.02] | 99 | 2 of 6 | 2 of 2 | 0 of 1 | 0 of 3 |",
-		"| collide | 0.01 | not measured | not measured | 100 | 3 of 6 | 0 of 2 | 1 of 1 | 2 of 3 |",
-		"| dynamic | 1 | >45.00x [45.00, 45.00] | >250.00x [250.00, 250.00] | - | not run | - | - | - |",
+		"| dynamic | 0.01 | 1.15x [1.10, 1.15] | 1.15x [1.10, 1.15] | 100 | 2 of 6 | 4 | 0 of 2 | 0 of 1 | 2 of 3 |",
+		"| static | 0.01 | 1.02x [1.01, 1.02] | 1.02x [1.01, 1.02] | 99 | 2 of 6 | 3 | 2 of 2 | 0 of 1 | 0 of 3 |",
+		"| collide | 0.01 | not measured | not measured | 100 | 3 of 6 | 3 | 0 of 2 | 1 of 1 | 2 of 3 |",
+		"| dynamic | 1 | >45.00x [45.00, 45.00] | >250.00x [250.00, 250.00] | - | not run | - | - | - | - |",
 		"- dynamic: no measured rate is within the budget (cheapest: rate 0.01 at 1.149x)",
-		"- static: rate 0.01 (1.020x): 2 distinct races in 99 runs",
+		"- static: rate 0.01 (1.020x): 2 distinct races in 99 runs (finds: 3)",
 		"- collide: no measured rate is within the budget (cheapest: no cost measured)",
 		"detection at rate 0.01, 100 runs per program: `go run ./bench/evalrate -sweep=false -mode-rate 0.01` (racegen abc1234)",
 		"![budget.svg](budget.svg)",
@@ -164,13 +164,13 @@ func TestBudgetFresa(t *testing.T) {
 	wantContains(t, "budget report", out,
 		"highest measured rate whose slowdown is at most 1.10x",
 		"detection at rates 0.001, 0.01, 0.1, 100 runs per program: `go run ./bench/fresa -runs 100 -rates 0.001,0.01,0.1` (racegen def5678)",
-		"| dynamic | 0.001 | 1.05x [1.05, 1.05] | 1.05x [1.05, 1.05] | 100 | 1 of 4 |",
-		"| dynamic | 0.01 | 1.12x [1.12, 1.12] | 1.12x [1.12, 1.12] | 100 | 2 of 4 |",
-		"| fresa | 0.01 | 1.02x [1.02, 1.02] | 1.02x [1.02, 1.02] | 100 | 2 of 4 |",
-		"| fresa | 0.1 | 1.07x [1.07, 1.07] | 1.07x [1.07, 1.07] | 99 | 4 of 4 |",
-		"- dynamic: rate 0.001 (1.050x): 1 distinct races in 100 runs",
-		"- fresa: rate 0.1 (1.070x): 4 distinct races in 99 runs",
-		"FRESA against uniform dynamic sampling within 1.10x: 4 against 1 distinct races (4.00x).",
+		"| dynamic | 0.001 | 1.05x [1.05, 1.05] | 1.05x [1.05, 1.05] | 100 | 1 of 4 | 1 |",
+		"| dynamic | 0.01 | 1.12x [1.12, 1.12] | 1.12x [1.12, 1.12] | 100 | 2 of 4 | 3 |",
+		"| fresa | 0.01 | 1.02x [1.02, 1.02] | 1.02x [1.02, 1.02] | 100 | 2 of 4 | 2 |",
+		"| fresa | 0.1 | 1.07x [1.07, 1.07] | 1.07x [1.07, 1.07] | 99 | 4 of 4 | 32 |",
+		"- dynamic: rate 0.001 (1.050x): 1 distinct races in 100 runs (finds: 1)",
+		"- fresa: rate 0.1 (1.070x): 4 distinct races in 99 runs (finds: 32)",
+		"FRESA against uniform dynamic sampling within 1.10x: 4 against 1 distinct races (4.00x), 32 against 1 finds (32.00x).",
 		"- fresa at rate 0.01 (1.020x, 2 of 4): uniform at rate 0.01 (1.120x, 2 of 4), FRESA's overhead 6.00x lower",
 		"- fresa at rate 0.1 (1.070x, 4 of 4): no measured uniform rate finds as many",
 	)
@@ -186,7 +186,7 @@ func TestBudgetFresa(t *testing.T) {
 	}
 	wantContains(t, "budget report at 1.03x", b.String(),
 		"- dynamic: rate 0 (1.010x): samples nothing, so finds no race",
-		"- fresa: rate 0.01 (1.020x): 2 distinct races in 100 runs",
+		"- fresa: rate 0.01 (1.020x): 2 distinct races in 100 runs (finds: 2)",
 	)
 	var plot strings.Builder
 	if err := writeBudgetPlot(&plot, ps, 1.10); err != nil {
