@@ -11,6 +11,15 @@ import _ "unsafe" // go:linkname
 //go:linkname runtimeRand runtime.rand
 func runtimeRand() uint64
 
+// cheapRand returns a random uint32 from the Go runtime's per-thread
+// wyrand generator, seeded by the system at start-up: not of
+// cryptographic quality, and a multiply where runtimeRand's ChaCha8
+// costs a block of keystream every 32 draws. The runtime provides it
+// under this name ($GOROOT/src/runtime/rand.go, go.dev/issue/67401).
+//
+//go:linkname cheapRand runtime.cheaprand
+func cheapRand() uint32
+
 // randFloat64 returns a uniformly distributed float64 in [0, 1) drawn
 // from the uint64s of next, as math/rand/v2's Float64 does: the top 53
 // bits, each multiple of 2^-53 equally likely.
