@@ -89,7 +89,7 @@ func fresaGroup(n uint32) uint {
 // draws for nearly every access of a sampling period, and with ChaCha8
 // the draws were most of what FRESA cost. msort's BenchmarkSort at rate
 // 1 with fresa=1 (callgrind, -test.benchtime 2x, one CPU): 7,657 million
-// instructions, 2,190 million of them in runtime.rand and its ChaCha8
+// instructions, 2,185 million of them in runtime.rand and its ChaCha8
 // blocks; 5,952 million with the cheap generator, 387 million in it.
 // Wall time, 4 alternating rounds of -test.benchtime 10x: 181-203 ms an
 // operation before, 130-141 after.
