@@ -246,5 +246,5 @@ func (s *syncClock) raise(e epoch) {
 	if s.vc == nil || s.vc.frozen.Load() {
 		s.vc = s.vc.clone(int(e.tid()) + 1)
 	}
-	s.vc.raise(e)
+	s.vc.set(e.tid(), e.clock())
 }
