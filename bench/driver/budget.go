@@ -25,13 +25,16 @@ import (
 // comparison with uniform dynamic sampling is made at 1.10x.
 const defaultBudget = 1.05
 
-// modeFresa is dynamic mode with FRESA's frequency-sensitive rates
-// (racegen -fresa): a mode of its own in the budget report, though not
-// a value of racegen's -mode.
-const modeFresa = "fresa"
+// The budget report's modes beside racegen's -mode values: dynamic mode
+// with FRESA's frequency-sensitive rates (racegen -fresa), starting cold
+// or from a profile of earlier runs. bench/fresa names them the same.
+const (
+	modeFresa        = "fresa"
+	modeFresaProfile = "fresa+profile"
+)
 
 // budgetModes lists the budget report's modes in report order.
-var budgetModes = []string{modeDynamic, modeFresa, modeStatic, modeCollide}
+var budgetModes = []string{modeDynamic, modeFresa, modeFresaProfile, modeStatic, modeCollide}
 
 // budgetMode returns the mode of configuration c in the budget report and
 // in the plots of rates (rateConfigs), or "" for a configuration they
@@ -41,6 +44,8 @@ func budgetMode(c config) string {
 	switch {
 	case c.Kind != racegen || c.Access != "":
 		return ""
+	case c.Fresa && c.Profile:
+		return modeFresaProfile
 	case c.Fresa:
 		return modeFresa
 	}
@@ -78,10 +83,8 @@ type detectedRun struct {
 	Found map[string]int `json:"found"`
 }
 
-// fresaModes maps bench/fresa's mode names to the budget report's. Its
-// third mode, FRESA started from a profile, has no counterpart in this
-// harness's configurations and is left out.
-var fresaModes = map[string]string{"uniform": modeDynamic, "fresa": modeFresa}
+// fresaModes maps bench/fresa's mode names to the budget report's.
+var fresaModes = map[string]string{"uniform": modeDynamic, modeFresa: modeFresa, modeFresaProfile: modeFresaProfile}
 
 // loadDetections reads the bench/evalrate and bench/fresa results files
 // in paths, with bench/fresa's runs moved into Modes under the budget
@@ -279,7 +282,8 @@ func writeBudget(w io.Writer, rs *results, ds []detection, ps []budgetPoint, lim
 	b.WriteString("workloads of the median ratio to the uninstrumented build), and the distinct races that\n")
 	b.WriteString("a detection harness (bench/evalrate's modes comparison, or bench/fresa) found at the same mode\n")
 	b.WriteString("and rate over its runs of the evaluation programs (a new build per run with its own `-seed` in\n")
-	b.WriteString("the static modes). *fresa* is dynamic mode with FRESA's frequency-sensitive rates (`-fresa`).\n")
+	b.WriteString("the static modes). *fresa* is dynamic mode with FRESA's frequency-sensitive rates (`-fresa`);\n")
+	b.WriteString("*fresa+profile* is the same started from a profile of earlier runs.\n")
 	b.WriteString("*Finds* counts the races each run reported, summed over the runs: where it is a few, the\n")
 	b.WriteString("distinct races are those of the few runs whose sampling periods fell on them.\n")
 	fmt.Fprintf(&b, "A mode's rate within the budget is the highest measured rate whose slowdown is at most %.2fx.\n\n", limit)
@@ -346,30 +350,37 @@ func writeBudget(w io.Writer, rs *results, ds []detection, ps []budgetPoint, lim
 		}
 		fmt.Fprintf(&b, "- %s: no measured rate is within the budget (cheapest: %s)\n", m, cheapest(ps, m))
 	}
-	if d, f := best[modeDynamic], best[modeFresa]; d.detected() && f.detected() {
-		fmt.Fprintf(&b, "\nFRESA against uniform dynamic sampling within %.2fx: %d against %d distinct races", limit, f.Found, d.Found)
-		if d.Found > 0 {
-			fmt.Fprintf(&b, " (%.2fx)", float64(f.Found)/float64(d.Found))
+	for _, cmp := range comparisons {
+		if x, y := best[cmp.mode], best[cmp.against]; x.detected() && y.detected() {
+			fmt.Fprintf(&b, "\n%s within %.2fx: %d against %d distinct races", cmp.title, limit, x.Found, y.Found)
+			if y.Found > 0 {
+				fmt.Fprintf(&b, " (%.2fx)", float64(x.Found)/float64(y.Found))
+			}
+			fmt.Fprintf(&b, ", %d against %d finds", x.Finds, y.Finds)
+			if y.Finds > 0 {
+				fmt.Fprintf(&b, " (%.2fx)", float64(x.Finds)/float64(y.Finds))
+			}
+			b.WriteString(".\n")
 		}
-		fmt.Fprintf(&b, ", %d against %d finds", f.Finds, d.Finds)
-		if d.Finds > 0 {
-			fmt.Fprintf(&b, " (%.2fx)", float64(f.Finds)/float64(d.Finds))
-		}
-		b.WriteString(".\n")
 	}
-	if eq := atEqualDetection(ps); len(eq) > 0 {
-		b.WriteString("\nAt equal detection, each FRESA rate against the cheapest uniform rate that found at least as\n")
-		b.WriteString("many distinct races in the same programs (overhead: slowdown less 1):\n\n")
+	for _, cmp := range comparisons {
+		eq := atEqualDetection(ps, cmp.mode, cmp.against)
+		if len(eq) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n%s at equal detection: each %s rate against the\n", cmp.title, cmp.mode)
+		fmt.Fprintf(&b, "cheapest %s rate that found at least as many distinct races in the same programs\n", cmp.against)
+		b.WriteString("(overhead: slowdown less 1):\n\n")
 		for _, e := range eq {
-			f, u := e.fresa, e.uniform
-			fmt.Fprintf(&b, "- fresa at rate %s (%.3fx, %d of %d): ", fmtRate(f.Rate), f.Time.Med, f.Found, f.Races)
+			x, y := e.point, e.against
+			fmt.Fprintf(&b, "- %s at rate %s (%.3fx, %d of %d): ", x.Mode, fmtRate(x.Rate), x.Time.Med, x.Found, x.Races)
 			if !e.ok {
-				b.WriteString("no measured uniform rate finds as many\n")
+				fmt.Fprintf(&b, "no measured %s rate finds as many\n", cmp.against)
 				continue
 			}
-			fmt.Fprintf(&b, "uniform at rate %s (%.3fx, %d of %d)", fmtRate(u.Rate), u.Time.Med, u.Found, u.Races)
-			if fo, uo := f.Time.Med-1, u.Time.Med-1; fo > 0 && uo > 0 {
-				fmt.Fprintf(&b, ", FRESA's overhead %.2fx lower\n", uo/fo)
+			fmt.Fprintf(&b, "%s at rate %s (%.3fx, %d of %d)", y.Mode, fmtRate(y.Rate), y.Time.Med, y.Found, y.Races)
+			if xo, yo := x.Time.Med-1, y.Time.Med-1; xo > 0 && yo > 0 {
+				fmt.Fprintf(&b, ", overhead %.2fx lower\n", yo/xo)
 			} else {
 				b.WriteString(", an overhead too small to divide by\n")
 			}
@@ -382,36 +393,51 @@ func writeBudget(w io.Writer, rs *results, ds []detection, ps []budgetPoint, lim
 	return nil
 }
 
-// An equalDetection pairs a FRESA point with the cheapest point of
-// uniform dynamic sampling that found at least as many distinct races in
-// the same programs, if one did (ok).
+// A comparison is a pair of the budget report's modes it sets side by
+// side: mode, which is meant to find more within a budget or to cost less
+// at equal detection, against the mode it improves on.
+type comparison struct {
+	mode, against string
+	title         string // how the report names the comparison
+}
+
+// comparisons lists the budget report's comparisons: FRESA's two claims,
+// over uniform sampling and, starting from a profile, over itself cold.
+var comparisons = []comparison{
+	{modeFresa, modeDynamic, "FRESA against uniform dynamic sampling"},
+	{modeFresaProfile, modeFresa, "FRESA from a profile against FRESA starting cold"},
+}
+
+// An equalDetection pairs a point with the cheapest point of the mode it
+// is compared against that found at least as many distinct races in the
+// same programs, if one did (ok).
 type equalDetection struct {
-	fresa, uniform budgetPoint
+	point, against budgetPoint
 	ok             bool
 }
 
-// atEqualDetection returns, for each FRESA point of ps whose cost and
-// detection were both measured, the cheapest such uniform point that
-// found at least as many distinct races among as many: the other half of
-// FRESA's comparison with uniform sampling, what the same detection
-// costs. Points of the same total of races are taken to be of the same
-// programs, as budgetPoints sums them per detection file.
-func atEqualDetection(ps []budgetPoint) []equalDetection {
+// atEqualDetection returns, for each point of mode in ps whose cost and
+// detection were both measured, the cheapest such point of mode against
+// that found at least as many distinct races among as many: the other
+// half of a comparison within a budget, what the same detection costs.
+// Points of the same total of races are taken to be of the same programs,
+// as budgetPoints sums them per detection file.
+func atEqualDetection(ps []budgetPoint, mode, against string) []equalDetection {
 	// measured reports whether p has a cost to compare, one not cut
 	// short by the time limit, and a detection.
 	measured := func(p budgetPoint) bool { return p.costed() && !p.Time.AtLeast && p.detected() }
 	var eq []equalDetection
-	for _, f := range ps {
-		if f.Mode != modeFresa || !measured(f) {
+	for _, x := range ps {
+		if x.Mode != mode || !measured(x) {
 			continue
 		}
-		e := equalDetection{fresa: f}
-		for _, u := range ps {
-			if u.Mode != modeDynamic || !measured(u) || u.Races != f.Races || u.Found < f.Found {
+		e := equalDetection{point: x}
+		for _, y := range ps {
+			if y.Mode != against || !measured(y) || y.Races != x.Races || y.Found < x.Found {
 				continue
 			}
-			if !e.ok || u.Time.Med < e.uniform.Time.Med {
-				e.uniform, e.ok = u, true
+			if !e.ok || y.Time.Med < e.against.Time.Med {
+				e.against, e.ok = y, true
 			}
 		}
 		eq = append(eq, e)

@@ -116,13 +116,15 @@ const fresaDetectionFile = `{
        {"mode": "uniform", "rate": 0.001, "seconds": 0.04, "runs": 100, "found": {}},
        {"mode": "uniform", "rate": 0.01, "seconds": 0.04, "runs": 100, "found": {"r2": 1}},
        {"mode": "fresa", "rate": 0.01, "seconds": 0.04, "runs": 100, "found": {"r2": 1}},
-       {"mode": "fresa", "rate": 0.1, "seconds": 0.04, "runs": 99, "found": {"r1": 7, "r2": 12}}
+       {"mode": "fresa", "rate": 0.1, "seconds": 0.04, "runs": 99, "found": {"r1": 7, "r2": 12}},
+       {"mode": "fresa+profile", "rate": 0.1, "seconds": 0.04, "runs": 100, "found": {"r1": 8, "r2": 12}}
      ]}
   ]
 }`
 
 // fresaResults costs uniform dynamic sampling at rate 0 1.01x, at 0.1%
-// 1.05x and at 1% 1.12x, and FRESA at 1% 1.02x and at 10% 1.07x.
+// 1.05x and at 1% 1.12x, FRESA at 1% 1.02x and at 10% 1.07x, and FRESA
+// from a profile at 10% 1.04x.
 func fresaResults() *results {
 	rs := &results{
 		Command: "go run ./bench/driver -modes dynamic -rates 0.001,0.01 -fresa-rates 0.01,0.1", Reps: 1, Timeout: 90,
@@ -130,7 +132,7 @@ func fresaResults() *results {
 			{Name: "a", Pkg: "bench/workloads/a", Bench: ".", Benchtime: "1x"},
 			{Name: "b", Module: "example.com/b", Version: "v1.0.0", Pkg: ".", Bench: ".", Benchtime: "1x"},
 		},
-		Configs: configsFor(false, []modeRates{{modeDynamic, []float64{0, 0.001, 0.01}}}, nil, []float64{0.01, 0.1}, 7),
+		Configs: configsFor(false, []modeRates{{modeDynamic, []float64{0, 0.001, 0.01}}}, nil, []float64{0.01, 0.1}, []float64{0.1}, 7),
 	}
 	one := func(w float64) []run { return []run{{Wall: w, RSS: int64(w * 1e6), Status: statusOK}} }
 	for _, c := range []struct {
@@ -143,6 +145,7 @@ func fresaResults() *results {
 		{"rate=0.01", 1.12, 2.24},
 		{"fresa-rate=0.01", 1.02, 2.04},
 		{"fresa-rate=0.1", 1.07, 2.14},
+		{"fresa-profile-rate=0.1", 1.04, 2.08},
 	} {
 		rs.Cells = append(rs.Cells, &cell{Workload: "a", Config: c.config, Runs: one(c.a)}, &cell{Workload: "b", Config: c.config, Runs: one(c.b)})
 	}
@@ -171,12 +174,13 @@ func TestBudgetFresa(t *testing.T) {
 		"- dynamic: rate 0.001 (1.050x): 1 distinct races in 100 runs (finds: 1)",
 		"- fresa: rate 0.1 (1.070x): 4 distinct races in 99 runs (finds: 32)",
 		"FRESA against uniform dynamic sampling within 1.10x: 4 against 1 distinct races (4.00x), 32 against 1 finds (32.00x).",
-		"- fresa at rate 0.01 (1.020x, 2 of 4): uniform at rate 0.01 (1.120x, 2 of 4), FRESA's overhead 6.00x lower",
-		"- fresa at rate 0.1 (1.070x, 4 of 4): no measured uniform rate finds as many",
+		"- fresa at rate 0.01 (1.020x, 2 of 4): dynamic at rate 0.01 (1.120x, 2 of 4), overhead 6.00x lower",
+		"- fresa at rate 0.1 (1.070x, 4 of 4): no measured dynamic rate finds as many",
+		"| fresa+profile | 0.1 | 1.04x [1.04, 1.04] | 1.04x [1.04, 1.04] | 100 | 4 of 4 | 38 |",
+		"- fresa+profile: rate 0.1 (1.040x): 4 distinct races in 100 runs (finds: 38)",
+		"FRESA from a profile against FRESA starting cold within 1.10x: 4 against 4 distinct races (1.00x), 38 against 32 finds (1.19x).",
+		"- fresa+profile at rate 0.1 (1.040x, 4 of 4): fresa at rate 0.1 (1.070x, 4 of 4), overhead 1.75x lower",
 	)
-	if strings.Contains(out, "fresa+profile") {
-		t.Errorf("budget report has FRESA from a profile, which the cost harness does not measure:\n%s", out)
-	}
 	if strings.Index(out, "| dynamic | 0.01 |") > strings.Index(out, "| fresa | 0.01 |") {
 		t.Errorf("fresa's rows come before dynamic mode's:\n%s", out)
 	}
@@ -187,12 +191,16 @@ func TestBudgetFresa(t *testing.T) {
 	wantContains(t, "budget report at 1.03x", b.String(),
 		"- dynamic: rate 0 (1.010x): samples nothing, so finds no race",
 		"- fresa: rate 0.01 (1.020x): 2 distinct races in 100 runs (finds: 2)",
+		"- fresa+profile: no measured rate is within the budget (cheapest: rate 0.1 at 1.040x)",
 	)
+	if strings.Contains(b.String(), "FRESA from a profile against FRESA starting cold within") {
+		t.Errorf("budget report at 1.03x compares FRESA from a profile, which has no rate within it:\n%s", b.String())
+	}
 	var plot strings.Builder
 	if err := writeBudgetPlot(&plot, ps, 1.10); err != nil {
 		t.Fatal(err)
 	}
-	wantContains(t, "plot", plot.String(), "dynamic (rates 0.001, 0.01)", "fresa (rates 0.01, 0.1)", "budget 1.10x")
+	wantContains(t, "plot", plot.String(), "dynamic (rates 0.001, 0.01)", "fresa (rates 0.01, 0.1)", "fresa+profile (rates 0.1)", "budget 1.10x")
 }
 
 func TestLoadDetectionsRejects(t *testing.T) {
@@ -221,7 +229,7 @@ func TestAtEqualDetection(t *testing.T) {
 		point(modeFresa, 0.1, 1.10, 5, 5),                           // more than any uniform rate
 		{Mode: modeFresa, Rate: 0.3, Runs: 100, Races: 5, Found: 5}, // not costed
 	}
-	got := atEqualDetection(ps)
+	got := atEqualDetection(ps, modeFresa, modeDynamic)
 	want := []struct {
 		fresa, uniform float64 // rates; uniform 0 when none finds as many
 	}{
@@ -233,9 +241,9 @@ func TestAtEqualDetection(t *testing.T) {
 	}
 	for i, w := range want {
 		g := got[i]
-		if g.fresa.Rate != w.fresa || g.ok != (w.uniform != 0) || g.ok && g.uniform.Rate != w.uniform {
+		if g.point.Rate != w.fresa || g.ok != (w.uniform != 0) || g.ok && g.against.Rate != w.uniform {
 			t.Errorf("comparison %d: fresa at %v against uniform at %v (found: %v), want fresa at %v against uniform at %v",
-				i, g.fresa.Rate, g.uniform.Rate, g.ok, w.fresa, w.uniform)
+				i, g.point.Rate, g.against.Rate, g.ok, w.fresa, w.uniform)
 		}
 	}
 }

@@ -46,6 +46,10 @@ type config struct {
 	// Fresa is racegen's -fresa: dynamic mode with FRESA's
 	// frequency-sensitive rates in sampling periods.
 	Fresa bool
+	// Profile, with Fresa, starts every timed run from a profile of
+	// earlier runs of the same binary (RACEGEN_OPTIONS=profile=PATH; see
+	// makeProfile), as a fleet's next runs would.
+	Profile bool
 }
 
 // mode returns c's racegen detection mode.
@@ -74,6 +78,9 @@ func (c config) Label() string {
 	if c.Fresa {
 		l += " fresa"
 	}
+	if c.Profile {
+		l += " from a profile"
+	}
 	return l
 }
 
@@ -86,9 +93,10 @@ type modeRates struct {
 // configsFor returns the configurations measured: the uninstrumented
 // baseline, optionally -race, racegen in each mode at each of its rates,
 // dynamic mode at accessRates with access checking narrowed to the
-// workload's own module, and dynamic mode with FRESA at fresaRates.
-// Static and collide builds all use seed.
-func configsFor(withRace bool, mrs []modeRates, accessRates, fresaRates []float64, seed int64) []config {
+// workload's own module, dynamic mode with FRESA at fresaRates, and
+// dynamic mode with FRESA started from a profile at profileRates. Static
+// and collide builds all use seed.
+func configsFor(withRace bool, mrs []modeRates, accessRates, fresaRates, profileRates []float64, seed int64) []config {
 	cs := []config{{Name: "base", Kind: base}}
 	if withRace {
 		cs = append(cs, config{Name: "race", Kind: race})
@@ -109,6 +117,9 @@ func configsFor(withRace bool, mrs []modeRates, accessRates, fresaRates []float6
 	}
 	for _, r := range fresaRates {
 		cs = append(cs, config{Name: "fresa-rate=" + fmtRate(r), Kind: racegen, Mode: modeDynamic, Rate: r, Fresa: true})
+	}
+	for _, r := range profileRates {
+		cs = append(cs, config{Name: "fresa-profile-rate=" + fmtRate(r), Kind: racegen, Mode: modeDynamic, Rate: r, Fresa: true, Profile: true})
 	}
 	return cs
 }
@@ -131,7 +142,9 @@ type buildError struct {
 func (e *buildError) Error() string { return e.Msg }
 
 // buildTest builds w's test binary for c at out, running in the module
-// root dir. racegenBin is the racegen command.
+// root dir. racegenBin is the racegen command. A configuration that starts
+// from a profile builds as FRESA without one does: its profile is made
+// by its own binary and given to the runs, not to the build.
 func buildTest(w *workload, c config, dir, out, racegenBin string) error {
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return err

@@ -17,7 +17,7 @@ func fakeResults() *results {
 			{Name: "a", Pkg: "bench/workloads/a", Bench: ".", Benchtime: "1x"},
 			{Name: "b", Module: "example.com/b", Version: "v1.0.0", Pkg: ".", Bench: ".", Benchtime: "1x"},
 		},
-		Configs: configsFor(true, []modeRates{{modeDynamic, []float64{0.01, 1}}, {modeStatic, []float64{0.01}}}, nil, nil, 7),
+		Configs: configsFor(true, []modeRates{{modeDynamic, []float64{0.01, 1}}, {modeStatic, []float64{0.01}}}, nil, nil, nil, 7),
 	}
 	runs := func(walls ...float64) []run {
 		var rs []run
@@ -117,7 +117,7 @@ func TestConfigsFor(t *testing.T) {
 		{modeDynamic, []float64{0, 0.03}},
 		{modeStatic, []float64{0.01}},
 		{modeCollide, []float64{0.001}},
-	}, []float64{0.01}, []float64{0.1}, 42)
+	}, []float64{0.01}, []float64{0.1}, []float64{0.03}, 42)
 	want := []struct {
 		name, label, mode string
 		seed              int64
@@ -129,6 +129,7 @@ func TestConfigsFor(t *testing.T) {
 		{"collide-rate=0.001", "racegen collide rate=0.001 seed=42", modeCollide, 42},
 		{"own-rate=0.01", "racegen dynamic rate=0.01 accesspkg=./...", modeDynamic, 0},
 		{"fresa-rate=0.1", "racegen dynamic rate=0.1 fresa", modeDynamic, 0},
+		{"fresa-profile-rate=0.03", "racegen dynamic rate=0.03 fresa from a profile", modeDynamic, 0},
 	}
 	if len(cs) != len(want) {
 		t.Fatalf("configsFor = %+v, want %d configurations", cs, len(want))
@@ -171,7 +172,7 @@ func TestModeSelection(t *testing.T) {
 			continue
 		}
 		var got []string
-		for _, c := range configsFor(false, mrs, nil, nil, 1) {
+		for _, c := range configsFor(false, mrs, nil, nil, nil, 1) {
 			if c.Kind == racegen {
 				got = append(got, c.mode())
 			}

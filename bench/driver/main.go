@@ -21,6 +21,11 @@
 //	                 checking in the workload's own module only (default 0,0.01)
 //	-fresa-rates l   dynamic-mode rates measured with -fresa, FRESA's
 //	                 frequency-sensitive sampling (default 0.01,0.1)
+//	-profile-rates l dynamic-mode rates measured with -fresa, each timed run
+//	                 starting from a profile of earlier runs of its binary
+//	                 (RACEGEN_OPTIONS=profile=PATH; default none)
+//	-profile-runs n  untimed runs that write that profile (default 3)
+//	-profile-rate r  their sampling rate (default 0.1)
 //	-collide-rates l collide-mode rates (default 0.01; a collide build that
 //	                 samples a hot site waits at every execution of it and
 //	                 can run into -timeout)
@@ -81,6 +86,9 @@ type options struct {
 	collide    string // collide mode's rates
 	access     string // dynamic mode's rates with -accesspkg=./...
 	fresa      string // dynamic mode's rates with -fresa
+	profile    string // dynamic mode's rates with -fresa, from a profile
+	profRuns   int    // runs that write that profile
+	profRate   float64
 	seed       int64
 	race       bool
 	timeout    time.Duration
@@ -103,6 +111,9 @@ func mainErr() error {
 	flag.StringVar(&o.collide, "collide-rates", "0.01", "collide-mode sampling rates, comma-separated")
 	flag.StringVar(&o.access, "own-rates", "0,0.01", "dynamic-mode rates to measure with access checking narrowed to the workload's own module (-accesspkg=./...), comma-separated")
 	flag.StringVar(&o.fresa, "fresa-rates", "0.01,0.1", "dynamic-mode rates to measure with FRESA's frequency-sensitive sampling (-fresa), comma-separated")
+	flag.StringVar(&o.profile, "profile-rates", "", "dynamic-mode rates to measure with FRESA started from a profile of earlier runs, comma-separated")
+	flag.IntVar(&o.profRuns, "profile-runs", 3, "untimed runs that write the profile of -profile-rates")
+	flag.Float64Var(&o.profRate, "profile-rate", 0.1, "sampling `rate` of the runs that write the profile")
 	flag.Int64Var(&o.seed, "seed", 1, "racegen -seed of the static and collide builds")
 	flag.BoolVar(&o.race, "race", true, "measure go test -race")
 	flag.DurationVar(&o.timeout, "timeout", 90*time.Second, "limit for one run")
@@ -190,6 +201,13 @@ func measureAll(o *options) (*results, error) {
 	if err != nil {
 		return nil, fmt.Errorf("-fresa-rates: %w", err)
 	}
+	profileRates, err := parseRates(o.profile)
+	if err != nil {
+		return nil, fmt.Errorf("-profile-rates: %w", err)
+	}
+	if len(profileRates) > 0 && (o.profRuns < 1 || !(o.profRate > 0 && o.profRate <= 1)) {
+		return nil, fmt.Errorf("-profile-runs=%d -profile-rate=%g: want at least one run at a rate in (0, 1]", o.profRuns, o.profRate)
+	}
 	rs := &results{
 		Command:   runinfo.CommandLine("./bench/driver"),
 		Date:      time.Now().UTC().Format("2006-01-02 15:04 UTC"),
@@ -198,7 +216,10 @@ func measureAll(o *options) (*results, error) {
 		Racegen:   runinfo.RacegenState(repo, o.racegenBin),
 		Reps:      o.reps,
 		Timeout:   o.timeout.Seconds(),
-		Configs:   configsFor(o.race, mrs, ownRates, fresaRates, o.seed),
+		Configs:   configsFor(o.race, mrs, ownRates, fresaRates, profileRates, o.seed),
+	}
+	if len(profileRates) > 0 {
+		rs.Profile = &profileRun{Runs: o.profRuns, Rate: o.profRate}
 	}
 	for _, w := range workloads {
 		if re.MatchString(w.Name) {
@@ -210,13 +231,6 @@ func measureAll(o *options) (*results, error) {
 	}
 
 	// Build every binary first, so that runs are not disturbed by builds.
-	type target struct {
-		w   *workload
-		c   config
-		cel *cell
-		dir string // package directory, where the binary runs
-		bin string
-	}
 	var targets [][]target // [workload][config]
 	for i := range rs.Workloads {
 		w := &rs.Workloads[i]
@@ -228,7 +242,7 @@ func measureAll(o *options) (*results, error) {
 		}
 		var row []target
 		for _, c := range rs.Configs {
-			t := target{w: w, c: c, cel: &cell{Workload: w.Name, Config: c.Name}}
+			t := target{w: w, c: c, cel: &cell{Workload: w.Name, Config: c.Name}, env: runEnv(c)}
 			rs.Cells = append(rs.Cells, t.cel)
 			if err != nil {
 				t.cel.NA = "module not prepared: " + firstLine(err.Error())
@@ -253,6 +267,11 @@ func measureAll(o *options) (*results, error) {
 		}
 		targets = append(targets, row)
 	}
+	if rs.Profile != nil {
+		for _, row := range targets {
+			profileTargets(row, *rs.Profile, work, rg, o.timeout)
+		}
+	}
 
 	// Run round-robin: every repetition visits every workload, and within
 	// a workload every configuration, in an order rotated per repetition.
@@ -264,7 +283,7 @@ func measureAll(o *options) (*results, error) {
 					continue
 				}
 				logPath := filepath.Join(work, "logs", fmt.Sprintf("%s.%s.%d.txt", t.w.Name, t.c.Name, rep))
-				r, err := measure(t.w, t.bin, t.dir, runEnv(t.c), logPath, o.timeout)
+				r, err := measure(t.w, t.bin, t.dir, t.env, logPath, o.timeout)
 				if err != nil {
 					return nil, fmt.Errorf("%s %s: %w", t.w.Name, t.c.Name, err)
 				}
@@ -283,6 +302,17 @@ func measureAll(o *options) (*results, error) {
 	}
 	logf("results saved in %s", filepath.Join(work, "results.json"))
 	return rs, nil
+}
+
+// A target is one workload's test binary for one configuration, and
+// where its measurements go.
+type target struct {
+	w   *workload
+	c   config
+	cel *cell
+	dir string   // package directory, where the binary runs
+	bin string   // the test binary
+	env []string // the runs' environment
 }
 
 // modeRates returns the modes o selects, each with its rates.

@@ -41,6 +41,8 @@ var modeStyle = map[string]struct{ dash, color string }{
 	modeStatic:  {"7 4", "#006d2c"},
 	modeCollide: {"2 3", "#6a3d9a"},
 	modeFresa:   {"9 3 2 3", "#d95f02"},
+	// FRESA from a profile: FRESA's colour, a shorter dash.
+	modeFresaProfile: {"4 2", "#d95f02"},
 }
 
 // writePlot writes an SVG plot of the ratio chosen by f (wallOf or

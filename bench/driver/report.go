@@ -29,6 +29,9 @@ func writeReport(w io.Writer, rs *results, plots []string) error {
 	if ms := rs.modesLine(); ms != "" {
 		fmt.Fprintf(&b, "- racegen modes: %s\n", ms)
 	}
+	if rs.Profile != nil {
+		fmt.Fprintf(&b, "- FRESA \"from a profile\": each timed run starts from %s\n", rs.Profile)
+	}
 	if sw := rs.softWatchCells(); len(sw) > 0 {
 		fmt.Fprintf(&b, "- software watchpoints (perf_event_open failed at run time) in: %s\n", strings.Join(sw, ", "))
 	}

@@ -15,6 +15,9 @@ type results struct {
 	Workloads []workload `json:"workloads"`
 	Configs   []config   `json:"configs"`
 	Cells     []*cell    `json:"cells"`
+	// Profile is how the profiles of configurations that start from one
+	// were made; nil if no configuration does.
+	Profile *profileRun `json:"profile,omitempty"`
 }
 
 // A cell is one workload under one configuration.
