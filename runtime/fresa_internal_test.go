@@ -154,8 +154,9 @@ func TestFresaNoFalseRace(t *testing.T) {
 }
 
 // TestProfileRoundTrip writes the profile of a registered package and
-// starts a new table from it: the sites' counters come back, and unknown
-// or malformed profiles are refused with their line.
+// starts a new table from it: the sites' counters come back, scaled from
+// the rate they were counted at to the rate of the run that starts from
+// them, and unknown or malformed profiles are refused with their line.
 func TestProfileRoundTrip(t *testing.T) {
 	withFresa(t, func() {
 		const pkg = 0x5eed0001
@@ -164,8 +165,9 @@ func TestProfileRoundTrip(t *testing.T) {
 		site := func(i int) uint64 { return uint64(pkg)<<32 | uint64(i) }
 		fresa.counts[fresaIndex(site(1))].Store(100)
 		fresa.counts[fresaIndex(site(3))].Store(7)
-		prof := string(appendProfile(nil))
-		for _, want := range []string{"racegen profile v1\nruns 1\n", "100\t/src/a.go:3:4\tp.f\n", "7\t/src/b.go:7:8\tp.h\n"} {
+		// Counted at rate 0.5: the profile estimates twice the counts.
+		prof := string(appendProfile(nil, 0.5))
+		for _, want := range []string{"racegen profile v2\nruns 1\n", "200\t/src/a.go:3:4\tp.f\n", "14\t/src/b.go:7:8\tp.h\n"} {
 			if !strings.Contains(prof, want) {
 				t.Errorf("profile lacks %q:\n%s", want, prof)
 			}
@@ -173,33 +175,51 @@ func TestProfileRoundTrip(t *testing.T) {
 		if strings.Contains(prof, "p.g") {
 			t.Errorf("profile names a site without accesses:\n%s", prof)
 		}
+		if zero := string(appendProfile(nil, 0)); zero != "racegen profile v2\nruns 1\n" {
+			t.Errorf("profile at rate 0 = %q, want no site", zero)
+		}
 
-		for i := range fresa.counts {
-			fresa.counts[i].Store(0)
-		}
-		saved := profileIn
-		defer func() { profileIn = saved }()
-		profileIn = nil
-		// Two runs' worth: the counts start at their mean.
-		if err := loadProfile("p", "racegen profile v1\nruns 2\n200\t/src/a.go:3:4\tp.f\n14\t/src/b.go:7:8\tp.h\n"); err != nil {
-			t.Fatal(err)
-		}
-		applyProfile(pkg, table)
-		for i, want := range map[int]uint32{1: 100, 2: 0, 3: 7} {
-			if got := fresa.counts[fresaIndex(site(i))].Load(); got != want {
-				t.Errorf("site %d starts at %d, want %d", i, got, want)
+		for _, tt := range []struct {
+			src  string
+			rate float64
+			want map[int]uint32
+		}{
+			// Two runs' worth, at rate 1: the counters start at their mean.
+			{"racegen profile v2\nruns 2\n200\t/src/a.go:3:4\tp.f\n14\t/src/b.go:7:8\tp.h\n", 1, map[int]uint32{1: 100, 2: 0, 3: 7}},
+			// At rate 0.1, at a tenth of it (rounded).
+			{"racegen profile v2\nruns 2\n200\t/src/a.go:3:4\tp.f\n14\t/src/b.go:7:8\tp.h\n", 0.1, map[int]uint32{1: 10, 2: 0, 3: 1}},
+			// The round trip: written at 0.5, started at 0.5.
+			{prof, 0.5, map[int]uint32{1: 100, 2: 0, 3: 7}},
+			// Beyond what a counter holds: it stops at 2^31.
+			{"racegen profile v2\nruns 1\n99999999999\t/src/a.go:3:4\tp.f\n", 1, map[int]uint32{1: 1 << 31}},
+		} {
+			for i := range fresa.counts {
+				fresa.counts[i].Store(0)
+			}
+			saved := profileIn
+			profileIn = nil
+			if err := loadProfile("p", tt.src, tt.rate); err != nil {
+				t.Fatal(err)
+			}
+			applyProfile(pkg, table)
+			profileIn = saved
+			for i, want := range tt.want {
+				if got := fresa.counts[fresaIndex(site(i))].Load(); got != want {
+					t.Errorf("at rate %g, site %d starts at %d, want %d (profile %q)", tt.rate, i, got, want, tt.src)
+				}
 			}
 		}
 	})
 	for _, tt := range []struct{ src, msg string }{
 		{"", "not a racegen profile"},
-		{"racegen profile v2\nruns 1\n", "not a racegen profile"},
-		{"racegen profile v1\nruns 0\n", "p:2: want \"runs N\""},
-		{"racegen profile v1\nruns 1\n12 /a.go:1:1\tf\n", "p:3: want COUNT"},
-		{"racegen profile v1\nruns 1\n-1\t/a.go:1:1\tf\n", "p:3: want COUNT"},
+		{"racegen profile v3\nruns 1\n", "not a racegen profile"},
+		{"racegen profile v1\nruns 1\n12\t/a.go:1:1\tf\n", "an earlier racegen"},
+		{"racegen profile v2\nruns 0\n", "p:2: want \"runs N\""},
+		{"racegen profile v2\nruns 1\n12 /a.go:1:1\tf\n", "p:3: want COUNT"},
+		{"racegen profile v2\nruns 1\n-1\t/a.go:1:1\tf\n", "p:3: want COUNT"},
 	} {
 		saved := profileIn
-		err := loadProfile("p", tt.src)
+		err := loadProfile("p", tt.src, 1)
 		profileIn = saved
 		if err == nil || !strings.Contains(err.Error(), tt.msg) {
 			t.Errorf("loadProfile(%q) = %v, want an error with %q", tt.src, err, tt.msg)

@@ -12,15 +12,20 @@ import (
 )
 
 // A profile is FRESA's site-frequency table (the runtime's profile.go
-// defines the format): how many accesses each site made in sampling
-// periods, summed over some runs.
+// defines the format): how many accesses each site made, estimated from
+// those of sampling periods, summed over some runs.
 type profile struct {
 	runs   int
 	counts map[string]uint64 // by "FILE:LINE:COL\tFUNC"
 }
 
 // profileHeader is the first line of a profile.
-const profileHeader = "racegen profile v1"
+const profileHeader = "racegen profile v2"
+
+// profileHeaderV1 is the first line of the profiles of racegen before
+// their counts were scaled by the rate they were counted at, which
+// cannot be scaled now and are refused.
+const profileHeaderV1 = "racegen profile v1"
 
 // parseProfile parses a profile; name names it in errors.
 func parseProfile(name string, r io.Reader) (*profile, error) {
@@ -32,6 +37,8 @@ func parseProfile(name string, r io.Reader) (*profile, error) {
 		n++
 		line := strings.TrimRight(sc.Text(), "\r")
 		switch {
+		case n == 1 && line == profileHeaderV1:
+			return nil, fmt.Errorf("%s: a profile of an earlier racegen (%q), whose counts are not scaled by the rate they were counted at; record it again", name, line)
 		case n == 1:
 			if line != profileHeader {
 				return nil, fmt.Errorf("%s: not a racegen profile (want %q first)", name, profileHeader)

@@ -190,7 +190,7 @@ func TestStaticProfile(t *testing.T) {
 		}
 	}
 	var prof strings.Builder
-	prof.WriteString("racegen profile v1\nruns 1\n")
+	prof.WriteString("racegen profile v2\nruns 1\n")
 	for _, s := range sampled("-rate=1") {
 		if strings.HasPrefix(s, hot) {
 			prof.WriteString("1000000000\t/src/cold/" + s + "\tmain.work\n")
