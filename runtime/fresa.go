@@ -74,8 +74,25 @@ func fresaGroup(n uint32) uint {
 	return min(j, fresaMaxGroup)
 }
 
+// fresaNext holds, at bits.Len32(n), the group of the access that a site
+// whose counter is n makes next, fresaGroup(n+1): the groups change
+// where n is a power of two, so n's length in bits decides it, and
+// fresaSkip finds it with one instruction and a load where fresaGroup
+// takes a dozen.
+var fresaNext = func() (g [33]uint8) {
+	for l := range g {
+		n := uint32(0)
+		if l > 0 {
+			n = 1 << (l - 1)
+		}
+		g[l] = uint8(fresaGroup(n + 1))
+	}
+	return g
+}()
+
 // fresaSkip counts an access of site in a sampling period and reports
-// whether FRESA skips it.
+// whether FRESA skips it; r is a random draw, the goroutine's own
+// (thread.draws) where its state is at hand and cheapRand's otherwise.
 //
 // Where the counter is written matters more than what is counted: a hot
 // site is hot in every thread, and an atomic add on its counter from each
@@ -85,23 +102,25 @@ func fresaGroup(n uint32) uint {
 // accesses. Without FRESA (a run that only writes its profile), every
 // access adds one.
 //
-// The draw is the runtime's cheap generator's, not its ChaCha8: FRESA
+// The draw is a cheap generator's, not the runtime's ChaCha8: FRESA
 // draws for nearly every access of a sampling period, and with ChaCha8
 // the draws were most of what FRESA cost. msort's BenchmarkSort at rate
 // 1 with fresa=1 (callgrind, -test.benchtime 2x, one CPU): 7,657 million
 // instructions, 2,185 million of them in runtime.rand and its ChaCha8
-// blocks; 5,952 million with the cheap generator, 387 million in it.
-// Wall time, 4 alternating rounds of -test.benchtime 10x: 181-203 ms an
-// operation before, 130-141 after.
-func fresaSkip(site uint64) bool {
+// blocks; 5,952 million with cheapRand, 387 million in it. Wall time, 4
+// alternating rounds of -test.benchtime 10x: 181-203 ms an operation
+// before, 130-141 after. Then the caller drew, from the goroutine's own
+// generator where it has it (thread.draws), and fresaSkip, calling
+// nothing and finding the group in a table (fresaNext), came within the
+// inliner's budget: 4,864 million instructions against 5,850 million.
+func fresaSkip(site uint64, r uint32) bool {
 	c := &fresa.counts[fresaIndex(site)]
-	if !fresa.on {
-		c.Add(1)
-		return false
-	}
 	n := c.Load()
-	j := fresaGroup(n + 1)
-	if j > 0 && cheapRand()&(1<<j-1) != 0 {
+	j := fresaNext[bits.Len32(n)] & 15 // ≤ fresaMaxGroup: shifts need no test
+	if !fresa.on {
+		j = 0 // counting for a profile only: every access is kept
+	}
+	if r&(1<<j-1) != 0 {
 		return true
 	}
 	if n < 1<<31 { // the hottest group is reached long before; no wrap

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"math"
+	"math/bits"
 	"strings"
 	"sync"
 	"testing"
@@ -21,6 +22,23 @@ func TestFresaGroup(t *testing.T) {
 	} {
 		if got := fresaGroup(tt.n); got != tt.want {
 			t.Errorf("fresaGroup(%d) = %d, want %d", tt.n, got, tt.want)
+		}
+	}
+}
+
+// TestFresaNext checks fresaSkip's table of groups against fresaGroup at
+// every power of two a counter passes and beside it, up to the most a
+// counter holds.
+func TestFresaNext(t *testing.T) {
+	for l := range 32 {
+		p := uint32(1) << l
+		for _, n := range []uint32{p - 1, p, p + 1, p + p/2} {
+			if n > 1<<31+1<<fresaMaxGroup {
+				continue
+			}
+			if got, want := uint(fresaNext[bits.Len32(n)]), fresaGroup(n+1); got != want {
+				t.Errorf("counter %d: next access in group %d, want fresaGroup(%d) = %d", n, got, n+1, want)
+			}
 		}
 	}
 }
@@ -48,6 +66,8 @@ func withFresa(t *testing.T, f func()) {
 // within five standard deviations of n·2^-j.
 func TestFresaDraws(t *testing.T) {
 	withFresa(t, func() {
+		var d draws
+		d.seed()
 		for j := uint(0); j <= 8; j++ {
 			site := newSite()
 			// The counter is set before each draw, so that every draw
@@ -60,7 +80,7 @@ func TestFresaDraws(t *testing.T) {
 			kept := 0
 			for range n {
 				fresa.counts[fresaIndex(site)].Store(max(last, 1) - 1)
-				if !fresaSkip(site) {
+				if !fresaSkip(site, d.next()) {
 					kept++
 				}
 			}

@@ -1,6 +1,9 @@
 package runtime
 
-import _ "unsafe" // go:linkname
+import (
+	"math/bits"
+	_ "unsafe" // go:linkname
+)
 
 // runtimeRand returns a uniformly distributed random uint64 from the Go
 // runtime's per-thread ChaCha8 generator, seeded by the system at start-
@@ -26,3 +29,23 @@ func cheapRand() uint32
 func randFloat64(next func() uint64) float64 {
 	return float64(next()>>11) / (1 << 53)
 }
+
+// draws is a goroutine's own generator of FRESA's draws: wyrand, the
+// generator behind cheapRand, with its state in the goroutine's detector
+// state rather than the runtime's M, so that a draw is a few inlined
+// instructions where cheapRand is a call, around which fresaSkip, a leaf
+// without it, had to make a frame and keep its registers on the stack.
+// It is seeded from cheapRand when the goroutine takes its slot
+// (thread.takeSlot); unseeded, it would give every goroutine the same
+// draws, not wrong ones.
+type draws struct{ state uint64 }
+
+// next returns a random uint32.
+func (d *draws) next() uint32 {
+	d.state += 0xa0761d6478bd642f
+	hi, lo := bits.Mul64(d.state, d.state^0xe7037ed1a0b428db)
+	return uint32(hi ^ lo)
+}
+
+// seed starts d from a random state.
+func (d *draws) seed() { d.state = uint64(cheapRand())<<32 | uint64(cheapRand()) }

@@ -28,6 +28,9 @@ type thread struct {
 
 	period uint32 // the last sampling period t has seen
 
+	// draws are FRESA's random draws for t's accesses (fresaSkip).
+	draws draws
+
 	cache *epochCache // made at t's first sampled access
 
 	// covered holds frozen vclocks known to be covered by vc, which
@@ -291,6 +294,7 @@ func (t *thread) takeSlot() {
 	tid, clock, gen, shared := allocTid()
 	t.sharer = shared
 	t.tid = tid
+	t.draws.seed()
 	t.ep.Store(uint64(mkEpoch(tid, clock)))
 	t.start = clock
 	t.ver = 0
