@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -24,13 +25,25 @@ func writeReport(w io.Writer, rs *results) error {
 	b.WriteString("## Within an overhead budget\n\n")
 	b.WriteString("For each budget, the highest rate of the ladder whose overhead stays within it, and the\n")
 	b.WriteString("distinct races found there; \"-\" where no rate does.\n\n")
-	b.WriteString("| program | budget | " + strings.Join(modes, " | ") + " | fresa / uniform |\n")
-	b.WriteString("|---|---|" + strings.Repeat("---|", len(modes)) + "---|\n")
+	ms := rs.modesRun()
+	// A ratio column for each pair of modes run whose first is meant to
+	// find more than its second within a budget.
+	var ratios [][2]string
+	for _, r := range [][2]string{{modeFresa, modeUniform}, {modeProfile, modeFresa}} {
+		if slices.Contains(ms, r[0]) && slices.Contains(ms, r[1]) {
+			ratios = append(ratios, r)
+		}
+	}
+	b.WriteString("| program | budget | " + strings.Join(ms, " | ") + " |")
+	for _, r := range ratios {
+		fmt.Fprintf(&b, " %s / %s |", r[0], r[1])
+	}
+	b.WriteString("\n|---|---|" + strings.Repeat("---|", len(ms)+len(ratios)) + "\n")
 	for _, p := range rs.Programs {
 		for _, budget := range rs.Budgets {
 			fmt.Fprintf(&b, "| %s | %gx |", p.Dir, budget)
 			found := map[string]int{}
-			for _, m := range modes {
+			for _, m := range ms {
 				c := p.best(m, budget)
 				if c == nil {
 					b.WriteString(" - |")
@@ -40,14 +53,19 @@ func writeReport(w io.Writer, rs *results) error {
 				fmt.Fprintf(&b, " %d at %g (%.2fx) |", c.distinct(), c.Rate, c.overhead(p.Plain))
 				found[m] = c.distinct()
 			}
-			switch u, f := found[modeUniform], found[modeFresa]; {
-			case u > 0 && f >= 0:
-				fmt.Fprintf(&b, " %.2f |\n", float64(f)/float64(u))
-			case f > 0:
-				fmt.Fprintf(&b, " %d / %d |\n", f, max(u, 0))
-			default:
-				b.WriteString(" - |\n")
+			for _, r := range ratios {
+				// -1: no rate of the mode within the budget, which
+				// finds nothing there.
+				switch x, y := found[r[0]], found[r[1]]; {
+				case y > 0 && x >= 0:
+					fmt.Fprintf(&b, " %.2f |", float64(x)/float64(y))
+				case x > 0:
+					fmt.Fprintf(&b, " %d / %d |", x, max(y, 0))
+				default:
+					b.WriteString(" - |")
+				}
 			}
+			b.WriteString("\n")
 		}
 	}
 	b.WriteString("\n")
@@ -83,4 +101,18 @@ func (p *programResult) best(mode string, budget float64) *cellResult {
 		}
 	}
 	return best
+}
+
+// modesRun returns the modes rs has runs of, in the order of modes.
+func (rs *results) modesRun() []string {
+	var ms []string
+	for _, m := range modes {
+		for _, p := range rs.Programs {
+			if slices.ContainsFunc(p.Cells, func(c cellResult) bool { return c.Mode == m }) {
+				ms = append(ms, m)
+				break
+			}
+		}
+	}
+	return ms
 }

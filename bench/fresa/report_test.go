@@ -32,20 +32,33 @@ func TestWriteReport(t *testing.T) {
 			name: "no profile made",
 			want: []string{
 				"over 100 runs, two at a time.\n\n",
-				"| testdata/p | 1.5x | 1 at 0.01 (1.50x) | 1 at 0.01 (1.20x) | - | 1.00 |",
+				"| program | budget | uniform | fresa | fresa / uniform |\n",
+				"| testdata/p | 1.5x | 1 at 0.01 (1.50x) | 1 at 0.01 (1.20x) | 1.00 |",
 				"| fresa | 0.03 | 1.60x | 2 of 2 | 0.020 | 0 |",
 				"- fresa rate 0.03, a report of no marked race: 2x main.go:9",
 			},
-			not: []string{"*fresa+profile* starts from a"},
+			not: []string{"*fresa+profile* starts from a", "fresa+profile |"},
 		},
 		{
 			name:    "from a profile",
 			profile: "the sum of 3 runs",
-			want:    []string{"*fresa+profile* starts from a\nprofile: the sum of 3 runs."},
+			want: []string{
+				"*fresa+profile* starts from a\nprofile: the sum of 3 runs.",
+				"| program | budget | fresa | fresa+profile | fresa+profile / fresa |\n",
+				"| testdata/p | 1.5x | 1 at 0.01 (1.20x) | 2 at 0.03 (1.40x) | 2.00 |",
+			},
+			not: []string{"uniform |"},
 		},
 	} {
 		var b strings.Builder
-		if err := writeReport(&b, testResults(tc.profile)); err != nil {
+		rs := testResults(tc.profile)
+		if tc.profile != "" {
+			// FRESA from the profile finds both races within 1.5x, and
+			// uniform sampling was not run.
+			cs := rs.Programs[0].Cells
+			rs.Programs[0].Cells = append(cs[1:], cellResult{Mode: modeProfile, Rate: 0.03, Seconds: 2.8, Runs: 100, Found: map[string]int{"a": 2, "b": 2}})
+		}
+		if err := writeReport(&b, rs); err != nil {
 			t.Fatal(err)
 		}
 		for _, w := range tc.want {
