@@ -190,9 +190,8 @@ func hookFresa(p unsafe.Pointer, n uintptr, site uint64, o op, c *Ctx) {
 	hookSlow(p, n, site, o, c) // drawn: it goes on from its second test
 }
 
-// hookSlow is hookAccess for every access that its first test does not
-// answer: in FRESA's counting builds with an empty Ctx or outside
-// sampling periods, with an empty Ctx, across granules or outside
+// hookSlow is hookAccess for every access that neither its fast path nor
+// hookFresa answers: with an empty Ctx, across granules, or outside
 // sampling periods. It draws for FRESA unless hookFresa has (opDrawn).
 func hookSlow(p unsafe.Pointer, n uintptr, site uint64, o op, c *Ctx) {
 	a := uintptr(p)
