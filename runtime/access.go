@@ -168,7 +168,10 @@ func hookAccess(p unsafe.Pointer, n uintptr, site uint64, o op, c *Ctx) {
 // the path of builds that do not count keeps hookAccess's registers:
 // drawing in hookAccess itself made it keep the goroutine on the stack,
 // and msort's BenchmarkSort at rate 1 without FRESA took 11,637 million
-// instructions (callgrind, -test.benchtime 2x) against 11,584.
+// instructions (callgrind, -test.benchtime 2x) against 11,584. Its
+// probe of the epoch cache repeats hookAccess's: the two as one method
+// would not be inlined (cost 253 against the inliner's budget of 80),
+// and a call on that path is what hookAccess's comment measures.
 func hookFresa(p unsafe.Pointer, n uintptr, site uint64, o op, c *Ctx) {
 	t := c.t
 	if fresaSkip(site, t.draws.next()) {
