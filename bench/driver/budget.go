@@ -365,8 +365,8 @@ func writeBudget(w io.Writer, rs *results, ds []detection, ps []budgetPoint, lim
 	}
 	for _, cmp := range comparisons {
 		eq := atEqualDetection(ps, cmp.mode, cmp.against)
-		if len(eq) == 0 {
-			continue
+		if len(eq) == 0 || !slices.ContainsFunc(ps, func(p budgetPoint) bool { return p.Mode == cmp.against && p.detected() }) {
+			continue // nothing to compare, or the other mode's detection was not run
 		}
 		fmt.Fprintf(&b, "\n%s at equal detection: each %s rate against the\n", cmp.title, cmp.mode)
 		fmt.Fprintf(&b, "cheapest %s rate that found at least as many distinct races in the same programs\n", cmp.against)

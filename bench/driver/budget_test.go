@@ -203,6 +203,27 @@ func TestBudgetFresa(t *testing.T) {
 	wantContains(t, "plot", plot.String(), "dynamic (rates 0.001, 0.01)", "fresa (rates 0.01, 0.1)", "fresa+profile (rates 0.1)", "budget 1.10x")
 }
 
+// TestBudgetWithoutOtherDetection checks that a comparison at equal
+// detection is left out when the mode compared with was costed but its
+// detection not run: "no rate finds as many" would be said of runs that
+// were never made.
+func TestBudgetWithoutOtherDetection(t *testing.T) {
+	ds, err := loadDetections([]string{writeDetection(t, strings.ReplaceAll(fresaDetectionFile, `"mode": "uniform"`, `"mode": "not run"`))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := fresaResults()
+	var b strings.Builder
+	if err := writeBudget(&b, rs, ds, budgetPoints(rs, ds), 1.10, "fresa-budget.svg"); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if strings.Contains(out, "FRESA against uniform dynamic sampling at equal detection") {
+		t.Errorf("budget report compares FRESA with uniform sampling, whose detection was not run:\n%s", out)
+	}
+	wantContains(t, "budget report", out, "FRESA from a profile against FRESA starting cold at equal detection")
+}
+
 func TestLoadDetectionsRejects(t *testing.T) {
 	for name, body := range map[string]string{
 		"no modes comparison": `{"command": "go run ./bench/evalrate -modes ''", "rates": [{"rate": 0.01}]}`,
