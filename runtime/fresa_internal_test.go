@@ -199,6 +199,9 @@ func TestProfileRoundTrip(t *testing.T) {
 			t.Errorf("profile at rate 0 = %q, want no site", zero)
 		}
 
+		saved := profileIn
+		defer func() { profileIn = saved }()
+
 		for _, tt := range []struct {
 			src  string
 			rate float64
@@ -216,13 +219,11 @@ func TestProfileRoundTrip(t *testing.T) {
 			for i := range fresa.counts {
 				fresa.counts[i].Store(0)
 			}
-			saved := profileIn
 			profileIn = nil
 			if err := loadProfile("p", tt.src, tt.rate); err != nil {
 				t.Fatal(err)
 			}
 			applyProfile(pkg, table)
-			profileIn = saved
 			for i, want := range tt.want {
 				if got := fresa.counts[fresaIndex(site(i))].Load(); got != want {
 					t.Errorf("at rate %g, site %d starts at %d, want %d (profile %q)", tt.rate, i, got, want, tt.src)

@@ -29,6 +29,7 @@ func TestCommandLine(t *testing.T) {
 		{args: []string{"-fresa", "-mode=static", "build", "."}, code: 2, stderr: "-fresa: frequency-sensitive sampling is for -mode=dynamic"},
 		{args: []string{"-profile=testdata/merge/no-such.prof", "build", "."}, code: 2, stderr: "-profile: open"},
 		{args: []string{"-profile=testdata/merge/fleet/app.101", "build", "."}, code: 2, stderr: "not a racegen profile"},
+		{args: []string{"-profile=testdata/merge/profiles/old.203", "build", "."}, code: 2, stderr: "a profile of an earlier racegen"},
 		{args: []string{"merge", "-profiles", "testdata/merge/fleet"}, code: 1, stderr: "no profile read"},
 	}
 	for _, tt := range tests {
