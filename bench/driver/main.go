@@ -88,7 +88,7 @@ type options struct {
 	fresa      string // dynamic mode's rates with -fresa
 	profile    string // dynamic mode's rates with -fresa, from a profile
 	profRuns   int    // runs that write that profile
-	profRate   float64
+	profRate   float64 // their sampling rate
 	seed       int64
 	race       bool
 	timeout    time.Duration
