@@ -81,13 +81,13 @@ type options struct {
 	reps       int
 	workloads  string
 	modes      string
-	rates      string // dynamic mode
-	static     string // static mode's rates
-	collide    string // collide mode's rates
-	access     string // dynamic mode's rates with -accesspkg=./...
-	fresa      string // dynamic mode's rates with -fresa
-	profile    string // dynamic mode's rates with -fresa, from a profile
-	profRuns   int    // runs that write that profile
+	rates      string  // dynamic mode
+	static     string  // static mode's rates
+	collide    string  // collide mode's rates
+	access     string  // dynamic mode's rates with -accesspkg=./...
+	fresa      string  // dynamic mode's rates with -fresa
+	profile    string  // dynamic mode's rates with -fresa, from a profile
+	profRuns   int     // runs that write that profile
 	profRate   float64 // their sampling rate
 	seed       int64
 	race       bool
