@@ -200,8 +200,16 @@ func hookSlow(p unsafe.Pointer, n uintptr, site uint64, o op, c *Ctx) {
 	a := uintptr(p)
 	if fresa.count && o&opDrawn == 0 && sampling.Load() != 0 {
 		// FRESA draws first, so that a skipped access costs the draw
-		// alone (fresa.go).
-		if fresaSkip(site, cheapRand()) {
+		// alone (fresa.go). The goroutine is looked up first, and its
+		// Ctx filled, so that the function's later accesses take
+		// hookFresa: a hot site's accesses, skipped before anything
+		// else was done, left the Ctx empty until one was kept, and
+		// every access of a call came here.
+		t := c.thread()
+		if t == nil {
+			return // a system stack
+		}
+		if fresaSkip(site, t.draws.next()) {
 			return // a hot site's access, not drawn
 		}
 		o |= opDrawn

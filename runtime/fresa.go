@@ -91,8 +91,8 @@ var fresaNext = func() (g [33]uint8) {
 }()
 
 // fresaSkip counts an access of site in a sampling period and reports
-// whether FRESA skips it; r is a random draw, the goroutine's own
-// (thread.draws) where its state is at hand and cheapRand's otherwise.
+// whether FRESA skips it; r is a random draw from the goroutine's own
+// generator (thread.draws).
 //
 // Where the counter is written matters more than what is counted: a hot
 // site is hot in every thread, and an atomic add on its counter from each
