@@ -1,15 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/racegen/racegen/bench/internal/modsrc"
+	"github.com/racegen/racegen/bench/internal/runinfo"
 )
 
 // profileRun says how the profile of a configuration that starts from
@@ -56,13 +54,9 @@ func makeProfile(w *workload, p profileRun, bin, dir, workDir, racegenBin string
 			return "", fmt.Errorf("profile run %d: %s (see %s)", i, r.Status, logPath)
 		}
 	}
-	cmd := exec.Command(racegenBin, "merge", "-profiles", filepath.Join(pdir, "runs"))
-	cmd.Env = modsrc.Env()
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	out, err := runinfo.Run(pdir, nil, racegenBin, "merge", "-profiles", filepath.Join(pdir, "runs"))
 	if err != nil {
-		return "", fmt.Errorf("racegen merge -profiles: %v\n%s", err, strings.TrimSpace(stderr.String()))
+		return "", err
 	}
 	merged := filepath.Join(pdir, "merged.prof")
 	return merged, os.WriteFile(merged, out, 0o644)
