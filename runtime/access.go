@@ -198,6 +198,7 @@ func hookFresa(p unsafe.Pointer, n uintptr, site uint64, o op, c *Ctx) {
 // sampling periods. It draws for FRESA unless hookFresa has (opDrawn).
 func hookSlow(p unsafe.Pointer, n uintptr, site uint64, o op, c *Ctx) {
 	a := uintptr(p)
+	var t *thread // looked up once: a Ctx that cannot be filled costs a lookup each time
 	if fresa.count && o&opDrawn == 0 && sampling.Load() != 0 {
 		// FRESA draws first, so that a skipped access costs the draw
 		// alone (fresa.go). The goroutine is looked up first, and its
@@ -205,8 +206,7 @@ func hookSlow(p unsafe.Pointer, n uintptr, site uint64, o op, c *Ctx) {
 		// hookFresa: a hot site's accesses, skipped before anything
 		// else was done, left the Ctx empty until one was kept, and
 		// every access of a call came here.
-		t := c.thread()
-		if t == nil {
+		if t = c.thread(); t == nil {
 			return // a system stack
 		}
 		if fresaSkip(site, t.draws.next()) {
@@ -217,9 +217,10 @@ func hookSlow(p unsafe.Pointer, n uintptr, site uint64, o op, c *Ctx) {
 	if !staticSync && a != 0 && n != 0 && a&7+n <= 8 && sampling.Load() != 0 {
 		// In a sampling period accessSlow would look the goroutine up
 		// anyway, if c is empty.
-		t := c.thread()
 		if t == nil {
-			return // a system stack
+			if t = c.thread(); t == nil {
+				return // a system stack
+			}
 		}
 		if ec := t.hotCache(); ec != nil {
 			if !ec.covered(a&^7, t.epoch(), oneGranuleMask(a, n), o) {
