@@ -110,7 +110,7 @@ var fresaNext = func() (g [33]uint8) {
 // blocks; 5,952 million with cheapRand, 387 million in it. Wall time, 4
 // alternating rounds of -test.benchtime 10x: 181-203 ms an operation
 // before, 130-141 after. Then the caller drew, from the goroutine's own
-// generator where it has it (thread.draws), and fresaSkip, calling
+// generator (thread.draws), and fresaSkip, calling
 // nothing and finding the group in a table (fresaNext), came within the
 // inliner's budget: 4,864 million instructions against 5,850 million
 // (4,704 once hookSlow filled the Ctx before drawing).
