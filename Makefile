@@ -55,9 +55,10 @@ bench-runtime:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./runtime
 
 # bench-ops runs bench/ops, single operations (an access, a mutex, a
-# channel, a go statement), uninstrumented, under go test -race and under
-# racegen at rate 1, one after the other: the per-operation view of what
-# make bench measures for whole programs. Takes about a minute.
+# channel, an atomic add, a go statement), uninstrumented, under go test
+# -race and under racegen at rate 1, one after the other: the
+# per-operation view of what make bench measures for whole programs.
+# Takes about a minute.
 bench-ops:
 	$(GO) test -run '^$$' -bench . -count 3 ./bench/ops
 	$(GO) test -race -run '^$$' -bench . -count 3 ./bench/ops

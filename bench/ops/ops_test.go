@@ -2,6 +2,7 @@ package ops
 
 import (
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -76,6 +77,19 @@ func BenchmarkChanSendRecv(b *testing.B) {
 		c <- 1
 		<-c
 	}
+}
+
+// BenchmarkAtomicAdd adds to a counter that every goroutine of the
+// benchmark adds to, as programs count requests or bytes: each add is a
+// read-modify-write, which releases and acquires, after another
+// goroutine's.
+func BenchmarkAtomicAdd(b *testing.B) {
+	var n atomic.Uint64
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			n.Add(1)
+		}
+	})
 }
 
 // BenchmarkGo starts a goroutine and waits for it.
