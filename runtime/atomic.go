@@ -38,7 +38,7 @@ func atomicPre(p unsafe.Pointer, size uintptr, kind int, site uint64) syncRef {
 	syncAccess(t, p, size, site, o)
 	sv := lookupSync(t, p)
 	if kind != atomicLoad {
-		sv.releaseMerge(t)
+		sv.releaseAtomic(t)
 	}
 	return syncRef{p, sv, t}
 }

@@ -133,7 +133,7 @@ func ChanPreRecv(p unsafe.Pointer, ctx *Ctx) Chan {
 func chanPreRecv(p unsafe.Pointer, ctx *Ctx) Chan {
 	t := syncerIn(ctx)
 	sv := lookupSync(t, p)
-	sv.releaseReverse(t)
+	sv.releaseReverse(t, false)
 	return Chan{syncRef{p, sv, t}}
 }
 

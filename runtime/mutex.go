@@ -168,7 +168,7 @@ func RUnlockIn(rw *sync.RWMutex, c *Ctx) {
 func RUnlocking(rw *sync.RWMutex, c *Ctx) {
 	t := syncerIn(c)
 	rwMutexAccess(t, unsafe.Pointer(rw), siteRWMutexRUnlock)
-	lookupSync(t, unsafe.Pointer(rw)).releaseReverse(t)
+	lookupSync(t, unsafe.Pointer(rw)).releaseReverse(t, true)
 }
 
 // RLocker returns a Locker for rw's read side whose Lock and Unlock are

@@ -181,7 +181,8 @@ func (s *syncClock) replace(t *thread, private bool) {
 // stores nothing (holds). A vclock already frozen, by a go statement or
 // a release outside sampling, costs nothing more to share again.
 //
-// Merges (channels, WaitGroups, atomics) share as before: a goroutine
+// Merges by channels and WaitGroups share as before (atomics' copy; see
+// merge): a goroutine
 // that sends one value after another into a channel released a copy of
 // its clock at each, and its receivers, which had joined the shared
 // vclock once and remembered it (thread.covered), compared every copy
@@ -193,14 +194,37 @@ func (s *syncClock) copies(t *thread) bool {
 
 // merge joins t's current clock into s (Cm ← Cm ⊔ Ct). Channels,
 // WaitGroups and atomics, which many goroutines release into, use it.
-func (s *syncClock) merge(t *thread) {
+//
+// Where s is covered by t's clock, s takes t's clock as it is: shared,
+// as Pacer's Algorithm 16 has it, or, if copies is set, copied into a
+// vclock of s's own where store would copy (syncClock.copies). Atomics
+// copy: an atomic read-modify-write acquires right after it releases,
+// and a counter that goroutines add to in turn made each add share the
+// adder's vclock, which froze it, and the next add by another goroutine
+// clone the shared one to join into it, and the adder clone its own at
+// its next acquire that changed it: one or two allocations an add
+// (bench/ops's AtomicAdd on two CPUs; TestAtomicTurnsAllocate). An
+// RUnlock copies too (syncVar.releaseReverse). fastcache's bucket.Get,
+// an RLock, adds to statistics counters and an RUnlock, made 41% of the
+// detector's allocations at rate 1 in clones of vclocks: its
+// BenchmarkCacheGet allocated 85-92 thousand objects an operation before
+// and 24-34 thousand after, with its wall time within the noise.
+func (s *syncClock) merge(t *thread, copies bool) {
 	s.begin()
 	defer s.end()
 	if s.vc == nil && s.e == 0 || t.knows(s.vtid.Load()&^vExact, s.vver.Load()) {
-		// Cm ⊑ Ct, so Cm ⊔ Ct = Ct: a shallow copy of t's clock
-		// (Pacer's Algorithm 16), exact again for later acquirers.
-		// The clocks s covered, it still covers.
-		s.replace(t, false)
+		// Cm ⊑ Ct, so Cm ⊔ Ct = Ct: t's clock, exact again for later
+		// acquirers. The clocks s covered, it still covers. A copy is
+		// made where store would make one, and from a shared vclock
+		// too, which t then clones once, here: a goroutine that
+		// started with its creator's vclock, as RunParallel's do,
+		// would otherwise share a vclock of its own at each release
+		// and clone it at the acquire after.
+		private := copies && s.vc != nil && sampling.Load() != 0
+		if private {
+			t.own(0)
+		}
+		s.replace(t, private)
 		s.addHas(t)
 		return
 	}
@@ -208,12 +232,12 @@ func (s *syncClock) merge(t *thread) {
 	s.addHas(t) // once joined below
 	// t's vclock without its inherited epoch, which is joined apart
 	// below: a goroutine that ends by releasing into a WaitGroup or a
-	// channel need not copy the vclock it shares with its creator.
+	// channel need not copy the vclock it shares with its creator. A
+	// private vclock stays private: joining it into s does not need it
+	// frozen, and freezing it, so that s could remember it as merged,
+	// made t clone it at its next acquire that changed it.
 	tv := t.vc
-	if t.inh == 0 {
-		tv = t.share()
-	}
-	if s.vc != tv && s.merged != tv {
+	if tv != nil && s.vc != tv && s.merged != tv {
 		// A private vclock takes the join in place, in one pass (see
 		// thread.acquire); a shared one is cloned only if it changes.
 		switch {
@@ -224,7 +248,10 @@ func (s *syncClock) merge(t *thread) {
 			s.vc.join(tv)
 		}
 	}
-	s.merged = tv
+	s.merged = nil
+	if tv != nil && tv.frozen.Load() {
+		s.merged = tv // a frozen vclock never changes: s covers it for good
+	}
 	// s.e leaves s for its vclock unless t's own epoch covers it, which
 	// it does if it is t's, and need not if a goroutine sharing t's slot
 	// released it.

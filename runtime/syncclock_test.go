@@ -78,3 +78,61 @@ func TestMutexTurnsAllocate(t *testing.T) {
 		t.Errorf("%v allocations per two turns, want 0", n)
 	}
 }
+
+// TestAtomicTurnsAllocate checks that goroutines taking turns at adding
+// to an atomic counter, and at reading under an RWMutex, allocate
+// nothing once warm: an add releases and then acquires, and a release
+// that shared the adder's vclock froze it, which the adder then cloned
+// at its next acquire that changed it (syncClock.merge).
+func TestAtomicTurnsAllocate(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		turn func(n *uint64, rw *sync.RWMutex)
+	}{
+		{"add", func(n *uint64, _ *sync.RWMutex) { AtomicAddUint64(n, 1, 0) }},
+		{"rlock-add-runlock", func(n *uint64, rw *sync.RWMutex) {
+			RLock(rw)
+			AtomicAddUint64(n, 1, 0)
+			RUnlock(rw)
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			setSampling(t, true)
+			n := new(uint64)
+			var rw sync.RWMutex
+			b := worker(t)
+			turn := func() { tc.turn(n, &rw) }
+			for range 2 {
+				turn()
+				b(turn)
+			}
+			if a := testing.AllocsPerRun(100, func() { turn(); b(turn) }); a != 0 {
+				t.Errorf("%v allocations per two turns, want 0", a)
+			}
+		})
+	}
+}
+
+// TestAtomicCopyIsApart checks that an atomic variable whose release
+// copied the releaser's vclock does not see the releaser's later joins:
+// b, which adds to n after a did, is not ordered after c, which a joined
+// after its add.
+func TestAtomicCopyIsApart(t *testing.T) {
+	setSampling(t, true)
+	n := new(uint64)
+	var m sync.Mutex
+	x := heapObject()
+	b, c := worker(t), worker(t)
+
+	b(func() { AtomicAddUint64(n, 1, 0) }) // n's first release shares b's vclock
+	AtomicAddUint64(n, 1, 0)               // a joins b's epoch, in a vclock of its own
+	AtomicAddUint64(n, 1, 0)               // n covered by a's clock: copied
+	c(func() { Write(x, 8, newSite()); Lock(&m); Unlock(&m) })
+	Lock(&m) // a joins c's release, in its own vclock
+	Unlock(&m)
+	before := Races()
+	b(func() { AtomicAddUint64(n, 1, 0); Write(x, 8, newSite()) })
+	if n := Races() - before; n != 1 {
+		t.Errorf("%d races reported on x, want 1: n saw a join made after its release", n)
+	}
+}

@@ -294,7 +294,14 @@ func (sv *syncVar) release(t *thread) {
 
 // releaseMerge joins t's clock into sv (Cm ← Cm ⊔ Ct) and ticks t: a
 // release that does not supersede the releases before it.
-func (sv *syncVar) releaseMerge(t *thread) {
+func (sv *syncVar) releaseMerge(t *thread) { sv.mergeRelease(t, false) }
+
+// releaseAtomic is releaseMerge for an atomic store or read-modify-write,
+// which copies t's clock where a channel's or a WaitGroup's release
+// shares it (syncClock.merge).
+func (sv *syncVar) releaseAtomic(t *thread) { sv.mergeRelease(t, true) }
+
+func (sv *syncVar) mergeRelease(t *thread, copies bool) {
 	if staticSync {
 		return // syncer made the operation's onSync
 	}
@@ -303,7 +310,7 @@ func (sv *syncVar) releaseMerge(t *thread) {
 	}
 	if !sv.rel.covers(t) {
 		sv.mu.Lock()
-		sv.rel.merge(t)
+		sv.rel.merge(t, copies)
 		sv.mu.Unlock()
 	}
 	t.tick()
@@ -326,8 +333,13 @@ func (sv *syncVar) acquire(t *thread) {
 	sv.mu.Unlock()
 }
 
-// releaseReverse joins t's clock into sv's second clock and ticks t.
-func (sv *syncVar) releaseReverse(t *thread) {
+// releaseReverse joins t's clock into sv's second clock and ticks t. A
+// channel's receive shares t's clock where it can, as releaseMerge does;
+// an RUnlock copies it, as releaseAtomic does, since the reader goes on
+// to acquire: sharing froze its vclock, which it then cloned at its next
+// atomic add or RLock after a writer (fastcache's bucket.Get, an RLock,
+// its statistics counters' adds and an RUnlock).
+func (sv *syncVar) releaseReverse(t *thread, copies bool) {
 	if staticSync {
 		return // syncer made the operation's onSync
 	}
@@ -336,7 +348,7 @@ func (sv *syncVar) releaseReverse(t *thread) {
 	}
 	if !sv.rrel.covers(t) {
 		sv.mu.Lock()
-		sv.rrel.merge(t)
+		sv.rrel.merge(t, copies)
 		sv.mu.Unlock()
 	}
 	t.tick()
@@ -359,7 +371,7 @@ func (sv *syncVar) acquireReverse(t *thread) {
 	sv.mu.Unlock()
 }
 
-// acquireAt, releaseAt, releaseMergeAt, releaseReverseAt and lockAt are
+// acquireAt, releaseAt, releaseMergeAt and lockAt are
 // the recording halves of the wrappers, called when syncHot is true.
 
 //go:noinline
@@ -378,12 +390,6 @@ func releaseAt(p unsafe.Pointer) {
 func releaseMergeAt(p unsafe.Pointer) {
 	t := syncer()
 	lookupSync(t, p).releaseMerge(t)
-}
-
-//go:noinline
-func releaseReverseAt(p unsafe.Pointer) {
-	t := syncer()
-	lookupSync(t, p).releaseReverse(t)
 }
 
 // lockAt is the acquire of a write lock (acquireLock).
