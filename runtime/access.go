@@ -447,8 +447,10 @@ func accessOne(t *thread, addr, size, g uintptr, gmask uint8, e epoch, site uint
 	// without the line's lock; if the access only replaces the
 	// goroutine's own last one, ownStep records it without the lock.
 	p := shadow.peek(g)
+	var c *cell
 	if p != nil && p.present(g) {
-		c, gen := p.cell(g), gcGen.Load()
+		var gen uint32
+		c, gen = p.cell(g), gcGen.Load()
 		if c.holds(e, gmask, o, gen, sample) || sample && c.ownStep(t, e, gmask, site, o, gen) {
 			return
 		}
@@ -461,7 +463,15 @@ func accessOne(t *thread, addr, size, g uintptr, gmask uint8, e epoch, site uint
 	var cf conflict
 	mu := lineLock(g)
 	mu.Lock()
-	found := accessGranule(t, p, g, gmask, site, o|opRepeatChecked, sample, nil, &cf)
+	var found bool
+	if c != nil && sample && p.present(g) && c.gen >= gcGen.Load() && c.oneStep(gmask, o) {
+		// The cell found above, still there and of this GC cycle: the
+		// step accessGranule would take, without its call and its
+		// second look for the cell.
+		found = c.step(t, e, gmask, site, o, &cf)
+	} else {
+		found = accessGranule(t, p, g, gmask, site, o|opRepeatChecked, sample, nil, &cf)
+	}
 	mu.Unlock()
 	if found {
 		reportRace(t, addr, size, site, o&opWrite != 0, cf)
@@ -533,11 +543,10 @@ func accessGranule(t *thread, p *page, a uintptr, mask uint8, site uint64, o op,
 	if o&opRepeatChecked == 0 && c.repeats(c.w, c.r, e, mask, o, sample && obj == nil) {
 		return // same epoch
 	}
+	if sample && c.oneStep(mask, o) {
+		return c.step(t, e, mask, site, o, cf)
+	}
 	if write {
-		if sample && c.x == nil && c.wmask&^mask == 0 {
-			found = c.writeStep(t, e, mask, site, atomic, cf)
-			return found
-		}
 		found = c.checkWrite(t, mask, atomic, cf)
 		c.clearReads(mask)
 		if sample {
@@ -546,10 +555,6 @@ func accessGranule(t *thread, p *page, a uintptr, mask uint8, site uint64, o op,
 			c.clearWrites(mask)
 		}
 	} else {
-		if sample && c.x == nil {
-			found = c.readStep(t, e, mask, site, atomic, cf)
-			return found
-		}
 		if sample && c.readSetHas(e, mask, atomic) {
 			return // same epoch, in a read set
 		}

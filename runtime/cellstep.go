@@ -18,6 +18,27 @@ package runtime
 // million came from the ranges' loop, and each went through five to seven
 // calls of the general rules.
 
+// oneStep reports whether a sampled access o of the bytes mask takes one
+// step here: the cell has no extension and, for a write, its last write
+// covers no byte outside mask.
+func (c *cell) oneStep(mask uint8, o op) bool {
+	return c.x == nil && (o&opWrite == 0 || c.wmask&^mask == 0)
+}
+
+// step records t's sampled access o of the bytes mask at epoch e by
+// writeStep or readStep, where oneStep allows, and reports whether an
+// earlier access races with it, as they do. The caller holds the
+// granule's line lock and has found the access no repeat (cell.repeats).
+func (c *cell) step(t *thread, e epoch, mask uint8, site uint64, o op, cf *conflict) bool {
+	if site&SiteGlobal != 0 {
+		c.flags |= cellGlobal
+	}
+	if o&opWrite != 0 {
+		return c.writeStep(t, e, mask, site, o&opAtomic != 0, cf)
+	}
+	return c.readStep(t, e, mask, site, o&opAtomic != 0, cf)
+}
+
 // writeStep records t's sampled write of the bytes mask at epoch e in a
 // cell without an extension whose last write covers no byte outside mask
 // (so none moves aside), and reports whether an earlier access races with
