@@ -129,3 +129,40 @@ func fresaSkip(site uint64, r uint32) bool {
 	}
 	return false
 }
+
+// fresaRun is the bit of a site's index that makes it the key of the
+// runs of a versioned copy (Idle) rather than of the site's accesses:
+// FRESA counts the two apart. Below SiteGlobal, and above any package's
+// count of sites.
+const fresaRun = SiteGlobal >> 1
+
+// fresaSkipRun counts a run, in a sampling period, of the versioned copy
+// whose first access is site (a loop that only computes, or a function's
+// tail: instrument/version.go), and reports whether FRESA skips the run
+// whole: the goroutine runs the copy without hooks, as it does while the
+// detector is idle, and its accesses are neither checked nor recorded.
+//
+// A copy's run is kept with the probability of its group by the runs
+// counted so far, as an access of a site is by its accesses; inside a kept
+// run each access is then drawn by its own site's group, which counts the
+// kept runs' accesses only. An access of a hot loop is recorded with
+// probability 2^-(i+j), i the loop's group and j its site's, where it
+// was 2^-j' by all its accesses: a hot site that is not in a loop, or is
+// in a loop that runs rarely, is drawn as before. Skipping a run loses
+// what skipping each of its accesses would lose and nothing else: a
+// versioned copy has no synchronization (a tail's plain copy keeps its
+// hooks of synchronization), so no edge of happens-before is skipped.
+//
+// A skipped run costs this call and the plain copy, where drawing for
+// each access cost two calls of the runtime an access: msort's merge
+// loops, run hundreds of thousands of times a sort, were 40% of its
+// instructions with FRESA at rate 1 in hookFresa alone.
+//
+//go:noinline
+func fresaSkipRun(site uint64) bool {
+	t := current()
+	if t == nil {
+		return false
+	}
+	return fresaSkip(site|fresaRun, t.draws.next())
+}
