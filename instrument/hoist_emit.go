@@ -26,7 +26,7 @@ import (
 // container, given by the loop's first and last values of v. So the loop
 // gets a third copy:
 //
-//	if racegenrt.Idle(site) {
+//	if racegenrt.Idle() {
 //		plain loop
 //	} else if lo, hi := j0, min(j0+bs, n); lo < hi && c != nil && b != nil && <each range within its container> {
 //		racegenrt.SliceR((*racegenrt.R(&b.A, s1))[k*n+lo:k*n+hi], s2)

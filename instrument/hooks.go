@@ -186,9 +186,8 @@ var (
 )
 
 // IdleHook is the name of the hook that chooses between a versioned
-// loop's copies (version.go): if racegenrt.Idle(site) { the original
-// loop } else { its instrumented copies }, site being that of the
-// instrumented copy's first access. racegen's compiler charges such an
+// loop's copies (version.go): if racegenrt.Idle() { the original loop }
+// else { its instrumented copies }. racegen's compiler charges such an
 // if statement what the original costs (cmd/racegen/inliner.go).
 const IdleHook = "Idle"
 
@@ -211,9 +210,9 @@ var (
 	hookAppend       = newHook(hook{name: "Append", tparams: 2, params: []kind{siteKind, anyKind, anyKind}, variadic: true, results: justAny, access: true})
 	hookAppendString = newHook(hook{name: "AppendString", tparams: 1, params: []kind{siteKind, anyKind, stringKind}, results: justAny, access: true})
 
-	// hookIdle reports whether the detector is idle, or skips this run
-	// of the copy (FRESA), for versioned loops and tails (version.go).
-	hookIdle = newHook(hook{name: IdleHook, params: []kind{siteKind}, results: justBool, access: true})
+	// hookIdle reports whether the detector is idle, for versioned
+	// loops (version.go).
+	hookIdle = newHook(hook{name: IdleHook, results: justBool, access: true})
 
 	// hookRegisterSites registers a package's site table (sites.go).
 	hookRegisterSites = newHook(hook{name: "RegisterSites", params: []kind{keyKind, stringKind}, results: justBool})

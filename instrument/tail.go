@@ -15,7 +15,7 @@ import (
 //
 //	func (c *cache) get(k string) (v V, ok bool) {
 //		c.mu.Lock() // and its hook
-//		if racegenrt.Idle(site) {
+//		if racegenrt.Idle() {
 //			tail, with the hooks of its synchronization only
 //		} else {
 //			tail, instrumented
@@ -233,7 +233,7 @@ func (fr *fileRewriter) versionTail(d *dst.FuncDecl, t *tail) {
 		fr.dropped = dropped
 		if plainAccess, plainOther := fr.runtimeCalls(t.plain); plainAccess == 0 && slices.Equal(plainOther, other) {
 			fr.unversionLoops(t.block)
-			v := &dst.IfStmt{Cond: fr.idleCall(t.block), Body: t.plain, Else: t.block}
+			v := &dst.IfStmt{Cond: fr.rtCall(hookIdle), Body: t.plain, Else: t.block}
 			d.Body.List[i] = fr.from(v, t.plain.List[0])
 			return
 		}

@@ -3,7 +3,6 @@ package instrument
 import (
 	"go/ast"
 	"go/token"
-	"slices"
 
 	"github.com/dave/dst"
 	"github.com/dave/dst/dstutil"
@@ -16,7 +15,7 @@ import (
 // and no calls but of builtins, conversions and the package's functions
 // that only compute) is emitted twice:
 //
-//	if racegenrt.Idle(site) {
+//	if racegenrt.Idle() {
 //		for ... { original body }
 //	} else {
 //		for ... { instrumented body }
@@ -138,42 +137,12 @@ func (fr *fileRewriter) versioned(plain, rewritten dst.Stmt, counted *countedLoo
 		els = fr.hoisted(counted, els)
 	}
 	v := &dst.IfStmt{
-		Cond: fr.idleCall(els),
+		Cond: fr.rtCall(hookIdle),
 		Body: block(plain),
 		Else: els,
 	}
 	moveDecs(v, rewritten)
 	return fr.from(v, rewritten)
-}
-
-// idleCall returns racegenrt.Idle(site), the test that chooses between
-// versioned copies, with the site of the first access hook in the
-// instrumented copy: under FRESA the runtime counts the copy's runs in
-// its own counter, keyed by that site, and skips the hot ones whole
-// (racegen's runtime, fresa.go).
-func (fr *fileRewriter) idleCall(instrumented dst.Node) *dst.CallExpr {
-	var site dst.Expr
-	dst.Inspect(instrumented, func(n dst.Node) bool {
-		if site != nil {
-			return false
-		}
-		c, ok := n.(*dst.CallExpr)
-		if !ok {
-			return true
-		}
-		if name, ok := fr.rtCallee(c); ok {
-			if h := hookTable[name]; h != nil && h.access && h != hookIdle {
-				if i := slices.Index(h.params, siteKind); i >= 0 && i < len(c.Args) {
-					site = dst.Clone(c.Args[i]).(dst.Expr)
-				}
-			}
-		}
-		return true
-	})
-	if site == nil {
-		site = siteLit(0) // no access of its own: FRESA counts nothing for it
-	}
-	return fr.rtCall(hookIdle, site)
 }
 
 // runtimeCalls counts the calls of access hooks in the rewritten code n,

@@ -5,9 +5,7 @@ import (
 	"math/bits"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
-	"unsafe"
 )
 
 func TestFresaGroup(t *testing.T) {
@@ -246,72 +244,6 @@ func TestProfileRoundTrip(t *testing.T) {
 		profileIn = saved
 		if err == nil || !strings.Contains(err.Error(), tt.msg) {
 			t.Errorf("loadProfile(%q) = %v, want an error with %q", tt.src, err, tt.msg)
-		}
-	}
-}
-
-// TestIdleFresa checks FRESA's skipping of whole runs of versioned code
-// (Idle, fresaSkipRun): in a sampling period the runs of a copy are
-// counted apart from its first access's site and skipped as that count
-// grows, as an access is by its site's; without FRESA, or outside
-// sampling periods, no run is skipped and none counted.
-func TestIdleFresa(t *testing.T) {
-	const n = 20000
-	runs := func(site uint64) (kept int) {
-		for range n {
-			if !Idle(site) {
-				kept++
-			}
-		}
-		return kept
-	}
-	t.Run("off", func(t *testing.T) {
-		setSampling(t, true)
-		if kept := runs(newSite()); kept != n {
-			t.Errorf("FRESA off: %d of %d runs kept, want all", kept, n)
-		}
-	})
-	t.Run("sampling", func(t *testing.T) {
-		withFresa(t, func() {
-			setSampling(t, true)
-			site := newSite()
-			kept := runs(site)
-			// The count grows by about one a run (a kept run adds 2^j),
-			// and from 16·4^5 runs on a run is kept once in 64 or less:
-			// most of 20,000 runs are skipped.
-			if kept > n/8 {
-				t.Errorf("%d of %d runs kept, want a few hundred", kept, n)
-			}
-			if got := fresa.counts[fresaIndex(site|fresaRun)].Load(); got < n/4 || got > 4*n {
-				t.Errorf("runs' count %d after %d runs, want about %d", got, n, n)
-			}
-			if got := fresa.counts[fresaIndex(site)].Load(); got != 0 {
-				t.Errorf("site's own count %d, want 0: runs are counted apart", got)
-			}
-		})
-	})
-	t.Run("outside", func(t *testing.T) {
-		withFresa(t, func() {
-			Write(heapObject(), 8, newSite()) // history, which keeps the gate open
-			setSampling(t, false)
-			site := newSite()
-			if kept := runs(site); kept != n {
-				t.Errorf("outside sampling periods: %d of %d runs kept, want all", kept, n)
-			}
-			if got := fresa.counts[fresaIndex(site|fresaRun)].Load(); got != 0 {
-				t.Errorf("%d runs counted outside sampling periods, want 0", got)
-			}
-		})
-	})
-}
-
-// TestIdleSampling checks that Idle's load of sampling's word reads what
-// sampling.Load does.
-func TestIdleSampling(t *testing.T) {
-	for _, on := range []bool{true, false} {
-		setSampling(t, on)
-		if got, want := atomic.LoadUint32((*uint32)(unsafe.Pointer(&sampling))), sampling.Load(); got != want {
-			t.Errorf("sampling on=%v: the word holds %d, Load returns %d", on, got, want)
 		}
 	}
 }

@@ -1,9 +1,6 @@
 package runtime
 
-import (
-	"sync/atomic"
-	"unsafe"
-)
+import "sync/atomic"
 
 // The gate is what makes a program that is not being sampled run at
 // nearly its own speed. It is zero when the detector has nothing to do:
@@ -88,19 +85,11 @@ func gateDec() {
 // hooks of copy and append, at the edge of its budget, need.
 func gateOpen() bool { return atomic.LoadInt64(&gate) != 0 }
 
-// Idle reports whether code may run without its hooks: the instrumenter
-// makes two copies of loops that only compute, and of functions' tails,
-// and runs the one without hooks while Idle is true. That is while the
-// detector has nothing to do, and, in a sampling period of a FRESA run,
-// for the runs of a copy that FRESA skips (fresaSkipRun); site is the
-// site of the instrumented copy's first access. It spells out
-// gateOpen's test (see there), and sampling's Load as the load of the
-// word it holds, which is what keeps it within the inliner's budget
-// (cost 78 of 80; with the method's call, 81); TestIdleSampling checks
-// that the two read the same.
-func Idle(site uint64) bool {
-	return atomic.LoadInt64(&gate) == 0 || fresa.on && atomic.LoadUint32((*uint32)(unsafe.Pointer(&sampling))) != 0 && fresaSkipRun(site)
-}
+// Idle reports whether the detector has nothing to do, so that code may
+// run without its hooks: the instrumenter makes two copies of loops that
+// only compute, and runs the one without hooks while Idle is true. It
+// spells out gateOpen's test (see there).
+func Idle() bool { return atomic.LoadInt64(&gate) == 0 }
 
 // switchSampling starts (on) or ends a sampling period.
 func switchSampling(on bool) {

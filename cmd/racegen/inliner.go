@@ -85,7 +85,7 @@ var inlinerPatch = []sourceEdit{
 	{
 		anchor: "\tcase ir.OIF:\n\t\tn := n.(*ir.IfStmt)\n",
 		text: `		if racegenIdle(n.Cond) {
-			// racegen: a versioned loop or body, if racegenrt.Idle(site) {
+			// racegen: a versioned loop or body, if racegenrt.Idle() {
 			// the original } else { its instrumented copies },
 			// costs what the original costs.
 			if doList(n.Init(), v.do) || doList(n.Body, v.do) {
