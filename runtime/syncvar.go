@@ -301,6 +301,8 @@ func (sv *syncVar) releaseMerge(t *thread) { sv.mergeRelease(t, false) }
 // shares it (syncClock.merge).
 func (sv *syncVar) releaseAtomic(t *thread) { sv.mergeRelease(t, true) }
 
+// mergeRelease is releaseMerge and releaseAtomic: copies is
+// syncClock.merge's.
 func (sv *syncVar) mergeRelease(t *thread, copies bool) {
 	if staticSync {
 		return // syncer made the operation's onSync
