@@ -181,13 +181,12 @@ func (s *syncClock) replace(t *thread, private bool) {
 // stores nothing (holds). A vclock already frozen, by a go statement or
 // a release outside sampling, costs nothing more to share again.
 //
-// Merges by channels and WaitGroups share as before (atomics' copy; see
-// merge): a goroutine
-// that sends one value after another into a channel released a copy of
-// its clock at each, and its receivers, which had joined the shared
-// vclock once and remembered it (thread.covered), compared every copy
-// with their own; pipeline's benchmark at rate 1 ran 2.5% more
-// instructions when merges copied too.
+// Merges by channels and WaitGroups share (those of atomic operations and
+// RUnlock copy; see merge): a goroutine that sends one value after
+// another into a channel released a copy of its clock at each, and its
+// receivers, which had joined the shared vclock once and remembered it
+// (thread.covered), compared every copy with their own; pipeline's
+// benchmark at rate 1 ran 2.5% more instructions when merges copied too.
 func (s *syncClock) copies(t *thread) bool {
 	return s.vc != nil && sampling.Load() != 0 && t.vc != nil && !t.vc.frozen.Load()
 }
