@@ -468,6 +468,7 @@ func accessOne(t *thread, addr, size, g uintptr, gmask uint8, e epoch, site uint
 		// The cell found above, still there and of this GC cycle: the
 		// step accessGranule would take, without its call and its
 		// second look for the cell.
+		c.markGlobal(site)
 		found = c.step(t, e, gmask, site, o, &cf)
 	} else {
 		found = accessGranule(t, p, g, gmask, site, o|opRepeatChecked, sample, nil, &cf)
@@ -534,9 +535,7 @@ func accessGranule(t *thread, p *page, a uintptr, mask uint8, site uint64, o op,
 	if obj != nil && c.object() != obj {
 		c.setObject(obj)
 	}
-	if site&SiteGlobal != 0 {
-		c.flags |= cellGlobal
-	}
+	c.markGlobal(site)
 	e := t.epoch()
 	// A synchronization object's accesses keep FastTrack's rule alone:
 	// its history has rules of its own, as in accessSlow.

@@ -84,6 +84,14 @@ func (c *cell) global() bool  { return c.flags&cellGlobal != 0 }
 func (c *cell) watomic() bool { return c.flags&cellWAtomic != 0 }
 func (c *cell) ratomic() bool { return c.flags&cellRAtomic != 0 }
 
+// markGlobal marks the cell as a global variable's if site, an access
+// of it, is to a package-level variable.
+func (c *cell) markGlobal(site uint64) {
+	if site&SiteGlobal != 0 {
+		c.flags |= cellGlobal
+	}
+}
+
 func (c *cell) setFlag(f cellFlags, on bool) {
 	if on {
 		c.flags |= f

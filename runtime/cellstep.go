@@ -28,11 +28,9 @@ func (c *cell) oneStep(mask uint8, o op) bool {
 // step records t's sampled access o of the bytes mask at epoch e by
 // writeStep or readStep, where oneStep allows, and reports whether an
 // earlier access races with it, as they do. The caller holds the
-// granule's line lock and has found the access no repeat (cell.repeats).
+// granule's line lock, has found the access no repeat (cell.repeats) and
+// has marked a global's cell (markGlobal).
 func (c *cell) step(t *thread, e epoch, mask uint8, site uint64, o op, cf *conflict) bool {
-	if site&SiteGlobal != 0 {
-		c.flags |= cellGlobal
-	}
 	if o&opWrite != 0 {
 		return c.writeStep(t, e, mask, site, o&opAtomic != 0, cf)
 	}
