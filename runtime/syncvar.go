@@ -294,25 +294,30 @@ func (sv *syncVar) release(t *thread) {
 
 // releaseMerge joins t's clock into sv (Cm ← Cm ⊔ Ct) and ticks t: a
 // release that does not supersede the releases before it.
-func (sv *syncVar) releaseMerge(t *thread) { sv.mergeRelease(t, false) }
+func (sv *syncVar) releaseMerge(t *thread) { sv.mergeRelease(t, false, false) }
 
 // releaseAtomic is releaseMerge for an atomic store or read-modify-write,
 // which copies t's clock where a channel's or a WaitGroup's release
 // shares it (syncClock.merge).
-func (sv *syncVar) releaseAtomic(t *thread) { sv.mergeRelease(t, true) }
+func (sv *syncVar) releaseAtomic(t *thread) { sv.mergeRelease(t, false, true) }
 
-// mergeRelease is releaseMerge and releaseAtomic: copies is
-// syncClock.merge's.
-func (sv *syncVar) mergeRelease(t *thread, copies bool) {
+// mergeRelease is releaseMerge, releaseAtomic and releaseReverse: it
+// joins t's clock into sv's second clock if reverse is set and into its
+// first otherwise, copies being syncClock.merge's, and ticks t.
+func (sv *syncVar) mergeRelease(t *thread, reverse, copies bool) {
 	if staticSync {
 		return // syncer made the operation's onSync
 	}
 	if sv == nil || t == nil {
 		return
 	}
-	if !sv.rel.covers(t) {
+	s := &sv.rel
+	if reverse {
+		s = &sv.rrel
+	}
+	if !s.covers(t) {
 		sv.mu.Lock()
-		sv.rel.merge(t, copies)
+		s.merge(t, copies)
 		sv.mu.Unlock()
 	}
 	t.tick()
@@ -341,20 +346,7 @@ func (sv *syncVar) acquire(t *thread) {
 // to acquire: sharing froze its vclock, which it then cloned at its next
 // atomic add or RLock after a writer (fastcache's bucket.Get, an RLock,
 // its statistics counters' adds and an RUnlock).
-func (sv *syncVar) releaseReverse(t *thread, copies bool) {
-	if staticSync {
-		return // syncer made the operation's onSync
-	}
-	if sv == nil || t == nil {
-		return
-	}
-	if !sv.rrel.covers(t) {
-		sv.mu.Lock()
-		sv.rrel.merge(t, copies)
-		sv.mu.Unlock()
-	}
-	t.tick()
-}
+func (sv *syncVar) releaseReverse(t *thread, copies bool) { sv.mergeRelease(t, true, copies) }
 
 // acquireReverse joins sv's second clock into t.
 func (sv *syncVar) acquireReverse(t *thread) {
