@@ -53,9 +53,9 @@ type conflict struct {
 	site  uint64
 	write bool
 	gen   uint32 // the cell's generation, for the reuse check
-	// global reports that the granule's history is known to describe
-	// the object now at its address: it is a global, which is never
-	// reused, or an object whose liveness is known (cell.owned).
+	// global reports that the history is known to describe the object
+	// now at its address: it is a global's, which is never reused, or
+	// a live channel's own (chan.go), kept with its syncVar.
 	global bool
 }
 
@@ -63,7 +63,7 @@ type conflict struct {
 // load and a branch.
 func access(p unsafe.Pointer, size uintptr, site uint64, o op) {
 	if gateOpen() {
-		accessGated(p, size, site, o, nil, nil)
+		accessGated(p, size, site, o, nil)
 	}
 }
 
@@ -230,7 +230,7 @@ func hookSlow(p unsafe.Pointer, n uintptr, site uint64, o op, c *Ctx) {
 		}
 	}
 	if !quiet(a, n) {
-		accessGated(p, n, site, o, nil, c)
+		accessGated(p, n, site, o, c)
 	}
 }
 
@@ -280,9 +280,9 @@ func quiet(addr, size uintptr) bool {
 // accessGated skips, outside sampling periods, accesses to memory without
 // history before the full rule. c is the calling function's Ctx, or nil.
 // A static or collide build has no shadow, and the accesses that its
-// synchronization wrappers make (a lock's write of its state word, a
-// channel's send) reach here only to be dropped.
-func accessGated(p unsafe.Pointer, size uintptr, site uint64, o op, obj *syncVar, c *Ctx) {
+// synchronization wrappers make (a lock's write of its state word) reach
+// here only to be dropped.
+func accessGated(p unsafe.Pointer, size uintptr, site uint64, o op, c *Ctx) {
 	if staticSync {
 		return
 	}
@@ -300,24 +300,11 @@ func accessGated(p unsafe.Pointer, size uintptr, site uint64, o op, obj *syncVar
 			return
 		}
 	}
-	accessSlow(p, size, site, o, obj, c)
-}
-
-// accessObject records an access made by an operation of the
-// synchronization object sv at p (a channel's send or close), whose
-// liveness the detector knows exactly: its history then survives GC
-// cycles for as long as the object lives (cell.owned). t is the state of
-// the goroutine making it, which the operation has looked up already, or
-// nil if it records nothing.
-func accessObject(t *thread, p unsafe.Pointer, size uintptr, site uint64, o op, sv *syncVar) {
-	if t != nil && gateOpen() {
-		c := Ctx{t: t}
-		accessGated(p, size, site, o, sv, &c)
-	}
+	accessSlow(p, size, site, o, c)
 }
 
 // accessSlow is the part of access that cannot be inlined.
-func accessSlow(p unsafe.Pointer, size uintptr, site uint64, o op, obj *syncVar, c *Ctx) {
+func accessSlow(p unsafe.Pointer, size uintptr, site uint64, o op, c *Ctx) {
 	if size == 0 || p == nil {
 		return
 	}
@@ -330,20 +317,16 @@ func accessSlow(p unsafe.Pointer, size uintptr, site uint64, o op, obj *syncVar,
 		return // the goroutine's own stack (stack.go)
 	}
 	sample := t.sampling()
-	if sample && fresa.count && obj == nil && o&(opAtomic|opDrawn) == 0 && fresaSkip(site, t.draws.next()) {
+	if sample && fresa.count && o&(opAtomic|opDrawn) == 0 && fresaSkip(site, t.draws.next()) {
 		return // FRESA: a hot site's access, not drawn (fresa.go)
 	}
 	if sample && t.creatorPending {
 		t.creator() // the access may be recorded, and reported as the earlier one
 	}
 	write := o&opWrite != 0
-	// A channel's own accesses take the full path: their history has
-	// rules of its own. Atomic operations consult the cache only within
-	// one granule, as they always are.
-	var cache *epochCache
-	if obj == nil {
-		cache = t.epochCache(sample)
-	}
+	// Atomic operations consult the cache only within one granule, as
+	// they always are.
+	cache := t.epochCache(sample)
 	e := t.epoch()
 	end := addr + size
 	g := addr &^ 7
@@ -379,7 +362,7 @@ func accessSlow(p unsafe.Pointer, size uintptr, site uint64, o op, obj *syncVar,
 			cache = nil
 		}
 	}
-	if single && obj == nil {
+	if single {
 		accessOne(t, addr, size, g, gmask, e, site, o, sample)
 		return
 	}
@@ -387,7 +370,7 @@ func accessSlow(p unsafe.Pointer, size uintptr, site uint64, o op, obj *syncVar,
 	// access of the same bytes replaces take no lock (ownStep): a
 	// goroutine copying into its own buffers again after a release,
 	// 59% of the range granules of fasthttp's ServerGet at rate 1.
-	own := sample && obj == nil && cache == nil
+	own := sample && cache == nil
 	gen := gcGen.Load()
 	reported := false
 	for a := g; a < end; {
@@ -425,7 +408,7 @@ func accessSlow(p unsafe.Pointer, size uintptr, site uint64, o op, obj *syncVar,
 				if found {
 					cf = &later
 				}
-				if accessGranule(t, p, a, mask, site, o, sample, obj, cf) {
+				if accessGranule(t, p, a, mask, site, o, sample, cf) {
 					found = true
 				}
 			}
@@ -438,9 +421,8 @@ func accessSlow(p unsafe.Pointer, size uintptr, site uint64, o op, obj *syncVar,
 }
 
 // accessOne runs the rule on t's access o, at epoch e, of the size bytes
-// at addr, which lie within granule g as its bytes gmask, outside any
-// synchronization object: the common case of accessSlow, without its
-// loop. sample says whether the access falls in t's sampling period.
+// at addr, which lie within granule g as its bytes gmask: the common
+// case of accessSlow, without its loop. sample says whether the access falls in t's sampling period.
 func accessOne(t *thread, addr, size, g uintptr, gmask uint8, e epoch, site uint64, o op, sample bool) {
 	// If the granule's cell holds this goroutine's access of the same
 	// bytes in this epoch, the access is redundant, which holds says
@@ -471,7 +453,7 @@ func accessOne(t *thread, addr, size, g uintptr, gmask uint8, e epoch, site uint
 		c.markGlobal(site)
 		found = c.step(t, e, gmask, site, o, &cf)
 	} else {
-		found = accessGranule(t, p, g, gmask, site, o|opRepeatChecked, sample, nil, &cf)
+		found = accessGranule(t, p, g, gmask, site, o|opRepeatChecked, sample, &cf)
 	}
 	mu.Unlock()
 	if found {
@@ -500,25 +482,19 @@ func granuleMask(a, lo, hi uintptr) uint8 {
 	return uint8((uint16(1)<<to - 1) &^ (uint16(1)<<from - 1))
 }
 
-// accessGranule runs the read or write rule on one granule: FastTrack's,
-// with the read set cleared by writes (Pacer's Algorithms 7 and 8), in a
-// sampling period, and Pacer's Algorithms 12 and 13 outside one, which
-// check the access against the history but then only discard what
-// FastTrack would have overwritten.
-//
-// A sampled access to a cell without an extension takes one step
-// (cellstep.go) instead of the general rules' calls.
-//
-// It reports whether the access races with an earlier one, which it then
-// stores in *cf, and stores nothing otherwise. A conflict copied in every
-// case, from stores of its fields just made, costs a store-forwarding
-// stall on every access: inside this function, 40% of its own time on
-// bench/ops's OtherGoroutine; returned by value, a tenth of accessSlow's
-// own time in msort and fasthttp at rate 1 (perf annotate).
+// accessGranule runs the read or write rule (cell.apply) on the
+// granule at a, making its cell if a sampled access finds none, and
+// removes the cell if an access outside a sampling period leaves it
+// empty. It reports whether the access races with an earlier one, which
+// it then stores in *cf, and stores nothing otherwise. A conflict copied
+// in every case, from stores of its fields just made, costs a
+// store-forwarding stall on every access: inside this function, 40% of
+// its own time on bench/ops's OtherGoroutine; returned by value, a tenth
+// of accessSlow's own time in msort and fasthttp at rate 1 (perf
+// annotate).
 //
 // a lies in p, and the caller holds a's line lock.
-func accessGranule(t *thread, p *page, a uintptr, mask uint8, site uint64, o op, sample bool, obj *syncVar, cf *conflict) (found bool) {
-	write, atomic := o&opWrite != 0, o&opAtomic != 0
+func accessGranule(t *thread, p *page, a uintptr, mask uint8, site uint64, o op, sample bool, cf *conflict) (found bool) {
 	var c *cell
 	gen := gcGen.Load()
 	if !p.present(a) {
@@ -532,15 +508,29 @@ func accessGranule(t *thread, p *page, a uintptr, mask uint8, site uint64, o op,
 		// history has had its time (boundedHistory).
 		c.reset(gen)
 	}
-	if obj != nil && c.object() != obj {
-		c.setObject(obj)
-	}
 	c.markGlobal(site)
+	found = c.apply(t, mask, site, o, sample, cf)
+	if !sample && c.empty() {
+		p.remove(a)
+	}
+	return found
+}
+
+// apply runs the read or write rule for t's access o of the bytes mask
+// from site: FastTrack's, with the read set cleared by writes (Pacer's
+// Algorithms 7 and 8), in a sampling period (sample), and Pacer's
+// Algorithms 12 and 13 outside one, which check the access against the
+// history but then only discard what FastTrack would have overwritten.
+// A sampled access to a cell without an extension takes one step
+// (cellstep.go) instead of the general rules' calls. It reports whether
+// the access races with an earlier one, which it then stores in *cf, as
+// accessGranule does. The caller holds whatever guards c: the line lock
+// of a shadow cell, the syncVar's lock of a channel's history (chan.go).
+func (c *cell) apply(t *thread, mask uint8, site uint64, o op, sample bool, cf *conflict) (found bool) {
+	write, atomic := o&opWrite != 0, o&opAtomic != 0
 	e := t.epoch()
-	// A synchronization object's accesses keep FastTrack's rule alone:
-	// its history has rules of its own, as in accessSlow.
-	if o&opRepeatChecked == 0 && c.repeats(c.w, c.r, e, mask, o, sample && obj == nil) {
-		return // same epoch
+	if o&opRepeatChecked == 0 && c.repeats(c.w, c.r, e, mask, o, sample) {
+		return false // same epoch
 	}
 	if sample && c.oneStep(mask, o) {
 		return c.step(t, e, mask, site, o, cf)
@@ -555,7 +545,7 @@ func accessGranule(t *thread, p *page, a uintptr, mask uint8, site uint64, o op,
 		}
 	} else {
 		if sample && c.readSetHas(e, mask, atomic) {
-			return // same epoch, in a read set
+			return false // same epoch, in a read set
 		}
 		found = c.checkRead(t, mask, atomic, cf)
 		if sample {
@@ -563,9 +553,6 @@ func accessGranule(t *thread, p *page, a uintptr, mask uint8, site uint64, o op,
 		} else {
 			c.discardRead(t, mask)
 		}
-	}
-	if !sample && c.empty() {
-		p.remove(a)
 	}
 	return found
 }

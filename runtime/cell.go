@@ -14,7 +14,8 @@ import "sync/atomic"
 // an extension, made when one is first needed and kept until the
 // history is reset (see trim). The garbage collector does not scan the
 // cells, so x alone would not keep an extension alive: extShards holds
-// each one as long as its cell points to it (cellext.go).
+// each one as long as its cell points to it (cellext.go). A channel's
+// own history is a cell too, kept in its syncVar (chan.go).
 type cell struct {
 	w     epoch // last write, 0 if none
 	r     epoch // last read when there is at most one, 0 if none
@@ -30,7 +31,10 @@ type cell struct {
 type cellFlags uint8
 
 const (
-	// cellGlobal marks a granule of a global variable.
+	// cellGlobal marks a history known to describe the object at its
+	// address for as long as the history lasts: a granule of a global
+	// variable, which is never reused, or a channel's own history, which
+	// lives and dies with the channel's syncVar.
 	cellGlobal cellFlags = 1 << iota
 	// cellWAtomic and cellRAtomic report that w and r were atomic
 	// operations, which never race with each other.
@@ -52,10 +56,6 @@ type cellExt struct {
 	// goroutines write different bytes of the granule (neighbouring byte
 	// or int32 variables): forgetting them would hide their races.
 	wx []entry
-	// obj is the synchronization object (a channel) whose address this
-	// granule starts, when its history was recorded by the object's own
-	// operations; see owned.
-	obj *syncVar
 
 	// spareRS and spareWX keep the arrays of emptied read sets and
 	// write lists for the next ones, and an emptied extension is kept
@@ -116,14 +116,6 @@ func (c *cell) extraWrites() []entry {
 	return c.x.wx
 }
 
-// object returns the synchronization object whose history this is, or nil.
-func (c *cell) object() *syncVar {
-	if c.x == nil {
-		return nil
-	}
-	return c.x.obj
-}
-
 // ext returns the cell's extension, making it if need be.
 func (c *cell) ext() *cellExt {
 	if c.x == nil {
@@ -132,8 +124,8 @@ func (c *cell) ext() *cellExt {
 	return c.x
 }
 
-// setReadSet, setExtraWrites and setObject store into the extension,
-// making it if need be.
+// setReadSet and setExtraWrites store into the extension, making it if
+// need be.
 func (c *cell) setReadSet(rs []entry) {
 	if rs != nil || c.x != nil {
 		x := c.ext()
@@ -167,13 +159,6 @@ func (c *cell) newReadSet() []entry {
 }
 func (c *cell) newExtraWrites() []entry { return c.ext().spareWX[:0] }
 
-func (c *cell) setObject(sv *syncVar) {
-	if sv != nil || c.x != nil {
-		c.ext().obj = sv
-		c.trim()
-	}
-}
-
 // trim is called when a part of the extension may have emptied. An
 // emptied extension stays with its cell until the cell's history is reset
 // (reset, page.remove), so that a history whose rare parts come and go
@@ -204,22 +189,6 @@ func (c *cell) reset(gen uint32) {
 	c.drop()
 	*c = cell{gen: gen}
 }
-
-// owned reports whether the granule's history certainly belongs to the
-// object now at its address, though GC cycles have completed since it
-// began: the history began no earlier than the object's syncVar was made
-// (born, an exact count taken after the object was allocated) and the
-// object is still alive. Any earlier object at the address was alive when
-// its own history was recorded, so it was freed by a later cycle, and
-// whatever was allocated at the address after it has a larger born.
-func (c *cell) owned() bool {
-	obj := c.object()
-	return obj != nil && obj.heap && c.gen >= obj.born && obj.live.Value() != nil
-}
-
-// known reports whether the history is known to describe the object now
-// at the granule's address (conflict.global).
-func (c *cell) known() bool { return c.global() || c.owned() }
 
 // empty reports whether the cell holds no history.
 func (c *cell) empty() bool {
@@ -275,7 +244,7 @@ func (c *cell) checkPriorWrite(t *thread, mask uint8, atomic bool, cf *conflict)
 // conflictWith returns the earlier access at epoch e and site, a write
 // or a read, found in the cell's history, as a race's report needs it.
 func (c *cell) conflictWith(e epoch, site uint64, write bool) conflict {
-	return conflict{e, site, write, c.gen, c.known()}
+	return conflict{e, site, write, c.gen, c.global()}
 }
 
 // writeMayRace reports whether the last write w is one that an access of

@@ -19,7 +19,7 @@ func TestCellSize(t *testing.T) {
 }
 
 // TestCellExtension: the extension is made when the history first has a
-// read set, writes of other bytes or an object, is kept when they go
+// read set or writes of other bytes, is kept when they go
 // (cell.trim), and is dropped with the history.
 func TestCellExtension(t *testing.T) {
 	thr := func(tid uint32) *thread {
@@ -61,11 +61,6 @@ func TestCellExtension(t *testing.T) {
 			c.recordRead(t2, t2.epoch(), all, 2, false)
 			c.discardRead(t1, all)
 			c.discardRead(t2, all)
-		}, true},
-		{"object", func(c *cell) { c.setObject(&syncVar{}) }, true},
-		{"object cleared", func(c *cell) {
-			c.setObject(&syncVar{})
-			c.setObject(nil)
 		}, true},
 	}
 	for _, tt := range tests {
@@ -122,13 +117,16 @@ func TestCellExtensionKept(t *testing.T) {
 	cells := make([]cell, 4096)
 	for round := range 3 {
 		for i := range cells {
-			if (i+round)%3 != 0 {
-				cells[i].setObject(&syncVar{})
+			if (i+round)%3 != 0 && cells[i].x == nil {
+				// Writes of two halves: one moves aside, into an
+				// extension.
+				cells[i].recordWrite(mkEpoch(1, 5), 0x0f, 1, false)
+				cells[i].recordWrite(mkEpoch(2, 5), 0xf0, 2, false)
 			}
 		}
 		for i := range cells {
 			if (i+round)%2 == 0 {
-				cells[i].setObject(nil)
+				cells[i].reset(0) // drops the extension
 			}
 		}
 		for i := range cells {

@@ -109,6 +109,6 @@ func compareSteps(t *testing.T, kind string, c0 cell, mask uint8, atomic bool, f
 
 // cellState renders a cell's history, its extension's lists by value.
 func cellState(c *cell) string {
-	return fmt.Sprintf("w=%v/%#02x@%d r=%v/%#02x@%d gen=%d flags=%b rs=%v wx=%v obj=%p",
-		c.w, c.wmask, c.wsite, c.r, c.rmask, c.rsite, c.gen, c.flags, c.readSet(), c.extraWrites(), c.object())
+	return fmt.Sprintf("w=%v/%#02x@%d r=%v/%#02x@%d gen=%d flags=%b rs=%v wx=%v",
+		c.w, c.wmask, c.wsite, c.r, c.rmask, c.rsite, c.gen, c.flags, c.readSet(), c.extraWrites())
 }

@@ -21,7 +21,8 @@ package runtime
 // history of synchronization objects (their clocks) is never forgotten:
 // that would invent races.
 //
-// Forgetting is done by the sweeper, which removes every cell; it stops
+// Forgetting is done by the sweeper, which removes every cell, channels'
+// own histories included (chanhist.go); it stops
 // if a sampling period has begun since the expiry was requested, so as
 // not to drop what the new period records. Cells recorded concurrently
 // with the sweep may survive it: they are forgotten at the next expiry or
@@ -64,7 +65,14 @@ func requestExpiry() {
 // expire forgets all access history, unless a sampling period has begun
 // since the request that counted period sampling periods.
 func expire(period uint32) {
-	shadow.removeIf(func(*cell) bool {
+	removeHistory(func(*cell) bool {
 		return sampling.Load() == 0 && samplingPeriod.Load() == period
 	})
+}
+
+// removeHistory forgets every access history for which drop reports
+// true: the shadow's cells and channels' own histories (chanhist.go).
+func removeHistory(drop func(*cell) bool) {
+	shadow.removeIf(drop)
+	syncs.forgetHistory(drop)
 }

@@ -85,7 +85,7 @@ func GCCycles() uint32 {
 func Sweep() {
 	gen := exactGen()
 	shadow.sweep(gen)
-	syncs.sweep()
+	syncs.sweep(gen)
 	spawns.sweep(gen)
 }
 

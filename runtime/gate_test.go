@@ -14,7 +14,7 @@ func closeGate(t *testing.T) {
 	t.Helper()
 	switchSampling(false)
 	t.Cleanup(func() { switchSampling(true) })
-	shadow.removeIf(func(*cell) bool { return true })
+	removeHistory(func(*cell) bool { return true })
 	if n := atomic.LoadInt64(&gate); n != 0 {
 		t.Fatalf("gate = %d with no sampling and no history, want 0", n)
 	}

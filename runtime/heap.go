@@ -25,7 +25,7 @@ import (
 // instead, which the runtime clears exactly when the object dies.
 
 // Below rate 1 the same bound applies to the history of globals and of
-// channels' own operations (cell.known), which the memory they describe
+// channels' own operations (cellGlobal), which the memory they describe
 // would otherwise let live for as long as the program or the channel:
 // that history would keep the gate open, and every hook paying the slow
 // test, long after the sampling period that recorded it. At rate 0.001,
@@ -41,7 +41,7 @@ var boundedHistory bool
 // completed, is to be dropped now that gen have. It inlines into every
 // access, where the first comparison is nearly always false.
 func (c *cell) expired(gen uint32) bool {
-	return c.gen < gen && (boundedHistory || !c.global() && !c.owned())
+	return c.gen < gen && (boundedHistory || !c.global())
 }
 
 // gcGen is a lower bound of the number of completed GC cycles, advanced by
@@ -134,7 +134,7 @@ func sweeper() {
 			sweepMu.Lock()
 			gen := exactGen()
 			shadow.sweep(gen)
-			syncs.sweep()
+			syncs.sweep(gen)
 			spawns.sweep(gen)
 			sweepMu.Unlock()
 		case p := <-expireWake:

@@ -129,7 +129,7 @@ func AppendString[S ~[]byte](site uint64, b S, s string) S {
 //
 //go:noinline
 func accessArgs(p unsafe.Pointer, size uintptr, site uint64, o op) {
-	accessGated(p, size, site, o, nil, nil)
+	accessGated(p, size, site, o, nil)
 }
 
 // A sliceHeader is the layout of a slice, and its first two words that
@@ -147,8 +147,8 @@ type sliceHeader struct {
 func copyArgs(dst, src unsafe.Pointer, size uintptr, site uint64) {
 	d, s := (*sliceHeader)(dst), (*sliceHeader)(src)
 	n := uintptr(min(d.len, s.len)) * size
-	accessGated(s.data, n, site, opRead, nil, nil)
-	accessGated(d.data, n, site, opWrite, nil, nil)
+	accessGated(s.data, n, site, opRead, nil)
+	accessGated(d.data, n, site, opWrite, nil)
 }
 
 // copyStringArgs records copy(*dst, src) for a string src of n bytes,
@@ -157,7 +157,7 @@ func copyArgs(dst, src unsafe.Pointer, size uintptr, site uint64) {
 //go:noinline
 func copyStringArgs(dst unsafe.Pointer, n int, site uint64) {
 	d := (*sliceHeader)(dst)
-	accessGated(d.data, uintptr(min(d.len, n)), site, opWrite, nil, nil)
+	accessGated(d.data, uintptr(min(d.len, n)), site, opWrite, nil)
 }
 
 // appendArgs records append(*s, *x...) of elements of size bytes; x
@@ -170,12 +170,12 @@ func appendArgs(s, x unsafe.Pointer, size uintptr, site uint64) {
 	if xlen == 0 {
 		return
 	}
-	accessGated(xdata, uintptr(xlen)*size, site, opRead, nil, nil)
+	accessGated(xdata, uintptr(xlen)*size, site, opRead, nil)
 	if sh.cap-sh.len >= xlen {
-		accessGated(unsafe.Add(sh.data, uintptr(sh.len)*size), uintptr(xlen)*size, site, opWrite, nil, nil)
+		accessGated(unsafe.Add(sh.data, uintptr(sh.len)*size), uintptr(xlen)*size, site, opWrite, nil)
 	} else {
 		// Growing copies s's elements into the new array.
-		accessGated(sh.data, uintptr(sh.len)*size, site, opRead, nil, nil)
+		accessGated(sh.data, uintptr(sh.len)*size, site, opRead, nil)
 	}
 }
 
@@ -184,5 +184,5 @@ func appendArgs(s, x unsafe.Pointer, size uintptr, site uint64) {
 //go:noinline
 func sliceArgs(s unsafe.Pointer, size uintptr, site uint64, o op) {
 	sh := (*sliceHeader)(s)
-	accessGated(sh.data, uintptr(sh.len)*size, site, o, nil, nil)
+	accessGated(sh.data, uintptr(sh.len)*size, site, o, nil)
 }

@@ -142,7 +142,7 @@ func TestSyncSweepAllocates(t *testing.T) {
 		var before, after goruntime.MemStats
 		goruntime.ReadMemStats(&before)
 		goruntime.GC() // the objects die, and their weak pointers go nil
-		syncs.sweep()
+		syncs.sweep(exactGen())
 		goruntime.ReadMemStats(&after)
 		return after.Mallocs - before.Mallocs
 	}

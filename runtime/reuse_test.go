@@ -131,6 +131,40 @@ func TestSyncObjectReuse(t *testing.T) {
 	})
 }
 
+// TestChanHistoryReuse: a channel's own history goes with the channel. A
+// channel made at the address of one that died starts with none, so that
+// closing it is not reported against a send on the dead one, while
+// closing a live channel after a GC cycle is.
+func TestChanHistoryReuse(t *testing.T) {
+	live := make(chan int, 1)
+	old := make(chan int, 1)
+	addr := uintptr(rt.ChanOf(old))
+	expectRaces(t, 1, func() {
+		<-goInstr(func() {
+			rt.Send(old, 1, newSite(), nil)
+			rt.Send(live, 1, newSite(), nil)
+		})
+		old = nil
+		runtime.GC()
+		var fresh chan int
+		var keep []chan int
+		for range 100000 {
+			c := make(chan int, 1)
+			if uintptr(rt.ChanOf(c)) == addr {
+				fresh = c
+				break
+			}
+			keep = append(keep, c)
+		}
+		runtime.KeepAlive(keep)
+		if fresh == nil {
+			t.Skip("the GC did not hand the freed address out again")
+		}
+		rt.Close(fresh, newSite())
+		rt.Close(live, newSite()) // the one race
+	})
+}
+
 // TestGCGenLowerBound checks that the detector's count of GC cycles never
 // runs ahead of the runtime's. A count ahead by one lets a history begun
 // before a cycle pass for one begun after it, so that a race between an

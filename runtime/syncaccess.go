@@ -117,7 +117,7 @@ func syncAccess(t *thread, p unsafe.Pointer, size uintptr, site uint64, o op) {
 		return
 	}
 	c := Ctx{t: t}
-	accessGated(p, size, site, o, nil, &c)
+	accessGated(p, size, site, o, &c)
 }
 
 // waitGroupCounter returns wg's counter.

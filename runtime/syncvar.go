@@ -39,6 +39,12 @@ type syncVar struct {
 	// waiters counts the goroutines in a WaitGroup's Wait, under mu
 	// (see WaitGroupWait).
 	waiters int32
+
+	// hist is a channel's own access history, under mu: its sends read
+	// the channel and its closes write it (chan.go). histOn is set while
+	// hist holds any, which is one of the gate's reasons to be open.
+	hist   cell
+	histOn atomic.Bool
 }
 
 // The sync table finds a syncVar by address. Lookups are lock-free: a
@@ -137,9 +143,11 @@ func (sh *syncShard) lookupLocked(p unsafe.Pointer, h uintptr) *syncVar {
 	for ; ; i = (i + 1) & s.mask {
 		k := s.keys[i].Load()
 		if k == addr {
-			if sv := s.vals[i].Load(); sv.alive() {
+			sv := s.vals[i].Load()
+			if sv.alive() {
 				return sv
 			}
+			sv.retire()
 			break // the object died; this is a new one at its address
 		}
 		if k == 0 {
@@ -191,7 +199,11 @@ func (sh *syncShard) rebuild(s *syncSlots, size int) *syncSlots {
 		for i := range s.keys {
 			k := s.keys[i].Load()
 			sv := s.vals[i].Load()
-			if k == 0 || !sv.alive() {
+			if k == 0 {
+				continue
+			}
+			if !sv.alive() {
+				sv.retire()
 				continue
 			}
 			h := k * 0x9e3779b97f4a7c15
@@ -231,8 +243,10 @@ func (sh *syncShard) rebuild(s *syncSlots, size int) *syncSlots {
 // and its spare take 32 KiB, 8 MiB for every shard.
 const keptSlots = 1024
 
-// sweep forgets the synchronization objects that died.
-func (s *syncTable) sweep() {
+// sweep forgets the synchronization objects that died, and the channel
+// histories that have expired now that gen GC cycles have completed
+// (cell.expired).
+func (s *syncTable) sweep(gen uint32) {
 	for i := range s.shards {
 		sh := &s.shards[i]
 		sh.mu.Lock()
@@ -242,8 +256,9 @@ func (s *syncTable) sweep() {
 				if t.keys[j].Load() == 0 {
 					continue
 				}
-				if t.vals[j].Load().alive() {
+				if sv := t.vals[j].Load(); sv.alive() {
 					live++
+					sv.forgetHistory(func(c *cell) bool { return c.expired(gen) })
 				} else {
 					dead = true
 				}
@@ -257,6 +272,23 @@ func (s *syncTable) sweep() {
 					size = n
 				}
 				sh.rebuild(t, size)
+			}
+		}
+		sh.mu.Unlock()
+	}
+}
+
+// forgetHistory drops the channel histories for which drop reports true
+// (expire.go).
+func (s *syncTable) forgetHistory(drop func(*cell) bool) {
+	for i := range s.shards {
+		sh := &s.shards[i]
+		sh.mu.Lock()
+		if t := sh.tab.Load(); t != nil {
+			for j := range t.keys {
+				if t.keys[j].Load() != 0 {
+					t.vals[j].Load().forgetHistory(drop)
+				}
 			}
 		}
 		sh.mu.Unlock()
