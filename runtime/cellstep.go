@@ -1,9 +1,8 @@
 package runtime
 
 // The rules of a sampled access in one step, for the history most
-// granules have: a last write and a last read inline, and no extension
-// (cell.x nil: no read set, no writes of other bytes set aside, no
-// synchronization object). accessGranule applies the general rules
+// granules have: a last write and a last read inline, and no read set
+// or writes of other bytes set aside in an extension. accessGranule applies the general rules
 // (checkWrite, clearReads and recordWrite for a write; checkRead and
 // recordRead for a read), each a call of its own that looks for the
 // extension, for everything else. The steps below make the same
@@ -19,10 +18,14 @@ package runtime
 // calls of the general rules.
 
 // oneStep reports whether a sampled access o of the bytes mask takes one
-// step here: the cell has no extension and, for a write, its last write
-// covers no byte outside mask.
+// step here: the cell has no read set and no writes of other bytes (an
+// extension it keeps emptied holds nothing the steps would consult) and,
+// for a write, its last write covers no byte outside mask. A header
+// buffer rewritten a few bytes at a time keeps such an extension
+// (cell.trim), and its granules took the general rules' calls while the
+// extension had to be absent.
 func (c *cell) oneStep(mask uint8, o op) bool {
-	return c.x == nil && (o&opWrite == 0 || c.wmask&^mask == 0)
+	return c.flags&(cellReadSet|cellExtraWrites) == 0 && (o&opWrite == 0 || c.wmask&^mask == 0)
 }
 
 // step records t's sampled access o of the bytes mask at epoch e by

@@ -7,9 +7,11 @@ import (
 
 // TestCellSteps checks writeStep and readStep against the general rules
 // they stand for (checkWrite, clearReads and recordWrite; checkRead and
-// recordRead), on every cell without an extension that the epochs, masks
-// and atomicity below make, for every access accessGranule would give
-// them: the same conflict, and the same history afterwards.
+// recordRead), on every cell without a read set or writes of other bytes
+// that the epochs, masks and atomicity below make, with no extension and
+// with an emptied one (which oneStep lets take the steps), for every
+// access accessGranule would give them: the same conflict, and the same
+// history afterwards.
 func TestCellSteps(t *testing.T) {
 	thr := stepThread()
 	e := thr.epoch()
@@ -24,27 +26,45 @@ func TestCellSteps(t *testing.T) {
 	masks := []uint8{0x01, 0x0f, 0xf0, 0x3c, 0xff}
 	cells := stepCells(epochs, masks, []cellFlags{0, cellWAtomic, cellRAtomic, cellWAtomic | cellRAtomic, cellGlobal})
 	checked := 0
+	// pair returns two copies of c0 for the general rules and the step,
+	// each with an emptied extension of its own if emptied is set.
+	pair := func(c0 cell, emptied bool) (general, step cell) {
+		general, step = c0, c0
+		if emptied {
+			general.ext()
+			step.ext()
+		}
+		return general, step
+	}
 	for _, c0 := range cells {
-		for _, mask := range masks {
-			for _, atomic := range []bool{false, true} {
-				if !c0.sameEpoch(c0.w, e, mask, true, atomic) && c0.wmask&^mask == 0 {
-					general, step := c0, c0
-					var cfg, cfs conflict
-					fg := general.checkWrite(thr, mask, atomic, &cfg)
-					general.clearReads(mask)
-					general.recordWrite(e, mask, 99, atomic)
-					fs := step.writeStep(thr, e, mask, 99, atomic, &cfs)
-					compareSteps(t, "write", c0, mask, atomic, fg, fs, cfg, cfs, &general, &step)
-					checked++
-				}
-				if !c0.sameEpoch(c0.r, e, mask, false, atomic) {
-					general, step := c0, c0
-					var cfg, cfs conflict
-					fg := general.checkRead(thr, mask, atomic, &cfg)
-					general.recordRead(thr, e, mask, 99, atomic)
-					fs := step.readStep(thr, e, mask, 99, atomic, &cfs)
-					compareSteps(t, "read", c0, mask, atomic, fg, fs, cfg, cfs, &general, &step)
-					checked++
+		for _, emptied := range []bool{false, true} {
+			for _, mask := range masks {
+				for _, atomic := range []bool{false, true} {
+					if !c0.sameEpoch(c0.w, e, mask, true, atomic) && c0.wmask&^mask == 0 {
+						general, step := pair(c0, emptied)
+						if !step.oneStep(mask, opWrite) {
+							t.Fatalf("a write of %#02x to %+v (emptied extension %v) takes no step", mask, c0, emptied)
+						}
+						var cfg, cfs conflict
+						fg := general.checkWrite(thr, mask, atomic, &cfg)
+						general.clearReads(mask)
+						general.recordWrite(e, mask, 99, atomic)
+						fs := step.writeStep(thr, e, mask, 99, atomic, &cfs)
+						compareSteps(t, "write", c0, mask, atomic, fg, fs, cfg, cfs, &general, &step)
+						checked++
+					}
+					if !c0.sameEpoch(c0.r, e, mask, false, atomic) {
+						general, step := pair(c0, emptied)
+						if !step.oneStep(mask, opRead) {
+							t.Fatalf("a read of %#02x of %+v (emptied extension %v) takes no step", mask, c0, emptied)
+						}
+						var cfg, cfs conflict
+						fg := general.checkRead(thr, mask, atomic, &cfg)
+						general.recordRead(thr, e, mask, 99, atomic)
+						fs := step.readStep(thr, e, mask, 99, atomic, &cfs)
+						compareSteps(t, "read", c0, mask, atomic, fg, fs, cfg, cfs, &general, &step)
+						checked++
+					}
 				}
 			}
 		}
