@@ -111,12 +111,22 @@ func rwMutexAccess(t *thread, p unsafe.Pointer, site uint64) {
 // closed and which the halves that run before they know whether there is
 // an operation pass (TryLock's), the access is recorded as access records
 // it.
+//
+// It takes the path of the instrumented accesses, hookAccess, which
+// answers a repeat from the epoch cache and takes a miss to the shadow
+// without accessGated and accessSlow, except in builds that count for
+// FRESA, where hookAccess would draw for the access: FRESA leaves these
+// accesses to accessSlow, which does not draw for atomic ones.
 func syncAccess(t *thread, p unsafe.Pointer, size uintptr, site uint64, o op) {
 	if t == nil {
 		access(p, size, site, o)
 		return
 	}
 	c := Ctx{t: t}
+	if !fresa.count && gateOpen() {
+		hookAccess(p, size, site, o, &c)
+		return
+	}
 	accessGated(p, size, site, o, &c)
 }
 
