@@ -143,6 +143,41 @@ func (c *Computations) NeverBlocksUntilExit(n ast.Node) bool {
 	return c.only(n, true, nonBlocking)
 }
 
+// CallsNothing reports whether n only computes (ComputesOnly) and calls
+// no function at all, not even one of the package's that only computes:
+// its calls are conversions and builtins. While such a loop runs, no
+// other instrumented code runs on its goroutine, which lets FRESA skip a
+// whole run of its instrumented copy and draw its accesses by the
+// decision it made for the run (the runtime's IdleRun).
+func (c *Computations) CallsNothing(n ast.Node) bool {
+	if !c.ComputesOnly(n) {
+		return false
+	}
+	none := true
+	ast.Inspect(n, func(n ast.Node) bool {
+		if e, ok := n.(*ast.CallExpr); ok && !c.conversionOrBuiltin(e) {
+			none = false
+		}
+		return none
+	})
+	return none
+}
+
+// conversionOrBuiltin reports whether the call e is a conversion or a
+// call of a builtin.
+func (c *Computations) conversionOrBuiltin(e *ast.CallExpr) bool {
+	fun := ast.Unparen(e.Fun)
+	if tv, ok := c.info.Types[fun]; ok && tv.IsType() {
+		return true
+	}
+	id, ok := fun.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	_, ok = c.info.Uses[id].(*types.Builtin)
+	return ok
+}
+
 func (c *Computations) only(n ast.Node, exits bool, l level) bool {
 	var calls []*types.Func
 	if !c.computes(n, exits, l, &calls) {

@@ -293,6 +293,79 @@ func TestComputesUntilExit(t *testing.T) {
 	}
 }
 
+// leafSrc marks each loop that calls nothing but conversions and
+// builtins, and only computes, with a "// calls nothing" comment on its
+// first line.
+const leafSrc = `package p
+
+import (
+	"bytes"
+	"fmt"
+)
+
+var (
+	g, h []byte
+	ch   = make(chan int)
+)
+
+func valid(b byte) bool { return b < 128 }
+
+func loops() int {
+	t := 0
+	for i := range g { // calls nothing
+		t += int(g[i]) + len(h) + min(i, 3)
+		h = append(h, byte(i))
+	}
+	for i := 1; i < len(g); i++ { // calls nothing
+		for j := i; j > 0 && g[j-1] > g[j]; j-- {
+			g[j], g[j-1] = g[j-1], g[j]
+		}
+	}
+	for _, b := range g { // a function of the package that only computes
+		if !valid(b) {
+			t++
+		}
+	}
+	for range g { // a function of the standard library that only computes
+		t += bytes.IndexByte(h, 0)
+	}
+	for i := range g { // a call on the way out
+		if g[i] == 0 {
+			panic(fmt.Sprint(i))
+		}
+	}
+	for range g { // a receive
+		t += <-ch
+	}
+	for i := range g { // a function literal
+		f := func() int { return i }
+		t += f()
+	}
+	return t
+}
+`
+
+// TestCallsNothing checks which loops of leafSrc call nothing.
+func TestCallsNothing(t *testing.T) {
+	p, c, marked := loadComputations(t, leafSrc, "calls nothing")
+	n := 0
+	ast.Inspect(p.files[0], func(nd ast.Node) bool {
+		switch s := nd.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			n++
+			line := p.fset.Position(s.Pos()).Line
+			if got, want := c.CallsNothing(s), marked[line]; got != want {
+				t.Errorf("loop at line %d: CallsNothing = %v, want %v", line, got, want)
+			}
+			return false
+		}
+		return true
+	})
+	if n != 7 || len(marked) != 2 {
+		t.Fatalf("found %d loops, %d marked; want 7 and 2: the source lost its cases", n, len(marked))
+	}
+}
+
 // blocksSrc marks each function whose body never blocks until it returns
 // with a "// never blocks" comment on its first line.
 const blocksSrc = `package p

@@ -121,7 +121,7 @@ func (rt *checkedRuntime) function(name string) (*types.Signature, error) {
 var kindNames = map[kind]string{
 	anyKind: "any type", siteKind: "uint64 (a site)", uintptrKind: "uintptr", pointerKind: "a pointer", objectKind: "unsafe.Pointer",
 	keyKind: "uint32 (a package key)", stringKind: "string", boolKind: "bool", intKind: "int", funcKind: "a function",
-	ctxKind: "*" + CtxType,
+	ctxKind: "*" + CtxType, runKind: "uint64 (a run key)",
 }
 
 // hasKind reports whether a parameter or result of type t is of kind k.
@@ -130,7 +130,7 @@ func hasKind(t types.Type, k kind) bool {
 	switch k {
 	case anyKind:
 		return true
-	case siteKind:
+	case siteKind, runKind:
 		return basic(types.Uint64)
 	case uintptrKind:
 		return basic(types.Uintptr)

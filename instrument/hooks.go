@@ -146,6 +146,7 @@ const (
 	intKind                 // int
 	funcKind                // a function
 	ctxKind                 // *Ctx: the calling function's Ctx (ctx.go), or nil
+	runKind                 // uint64: the key of a versioned copy's run (see runKey)
 )
 
 // CtxType is the runtime's type of an instrumented function's cache of
@@ -189,7 +190,12 @@ var (
 // loop's copies (version.go): if racegenrt.Idle() { the original loop }
 // else { its instrumented copies }. racegen's compiler charges such an
 // if statement what the original costs (cmd/racegen/inliner.go).
-const IdleHook = "Idle"
+// IdleRunHook is its form for loops that call nothing, which takes the
+// key of the instrumented copy's run (runKey).
+const (
+	IdleHook    = "Idle"
+	IdleRunHook = "IdleRun"
+)
 
 // Accesses: read x is *R(&x, site), write x is *W(&x, site) = v (access.go);
 // in static and collide modes a sampled site gets SR or SW, an unsampled
@@ -211,8 +217,10 @@ var (
 	hookAppendString = newHook(hook{name: "AppendString", tparams: 1, params: []kind{siteKind, anyKind, stringKind}, results: justAny, access: true})
 
 	// hookIdle reports whether the detector is idle, for versioned
-	// loops (version.go).
-	hookIdle = newHook(hook{name: IdleHook, results: justBool, access: true})
+	// loops (version.go); hookIdleRun, for those that call nothing,
+	// also whether FRESA skips this run of the instrumented copy.
+	hookIdle    = newHook(hook{name: IdleHook, results: justBool, access: true})
+	hookIdleRun = newHook(hook{name: IdleRunHook, params: []kind{runKind}, results: justBool, access: true})
 
 	// hookRegisterSites registers a package's site table (sites.go).
 	hookRegisterSites = newHook(hook{name: "RegisterSites", params: []kind{keyKind, stringKind}, results: justBool})

@@ -194,9 +194,11 @@ func (fr *fileRewriter) stmt1(s dst.Stmt) []dst.Stmt {
 		plain := fr.plainLoop(s) // before s is rewritten
 		var counted *countedLoop
 		var outer *outerLoop
+		var leaf bool
 		if plain != nil {
 			counted = fr.countedLoop(s) // see hoist_emit.go
 			outer = fr.pushOuter(s)
+			leaf = fr.callsNothing(s)
 		}
 		pre, core := fr.compound(s)
 		if outer != nil {
@@ -210,7 +212,7 @@ func (fr *fileRewriter) stmt1(s dst.Stmt) []dst.Stmt {
 			out = fr.from(b, core)
 		}
 		if plain != nil {
-			out = fr.versioned(plain, out, counted)
+			out = fr.versioned(plain, out, counted, leaf)
 		}
 		return []dst.Stmt{out}
 	case *dst.LabeledStmt:

@@ -66,6 +66,7 @@ type tail struct {
 	block *dst.BlockStmt
 	plain *dst.BlockStmt
 	whole bool // the tail is the whole body
+	leaf  bool // the tail calls nothing (fileRewriter.callsNothing)
 }
 
 // splitTail moves the tail of d's body, if it has one, into a block of
@@ -90,7 +91,7 @@ func (fr *fileRewriter) splitTail(d *dst.FuncDecl) *tail {
 	if len(labels) > 0 && branchesTo(list[:k], labels) {
 		return nil
 	}
-	t := &tail{block: &dst.BlockStmt{List: list[k:]}, plain: &dst.BlockStmt{}, whole: k == 0}
+	t := &tail{block: &dst.BlockStmt{List: list[k:]}, plain: &dst.BlockStmt{}, whole: k == 0, leaf: fr.callsNothing(list[k:]...)}
 	for _, s := range t.block.List {
 		c := dst.Clone(s).(dst.Stmt)
 		fr.copyOrigins(s, c)
@@ -233,7 +234,7 @@ func (fr *fileRewriter) versionTail(d *dst.FuncDecl, t *tail) {
 		fr.dropped = dropped
 		if plainAccess, plainOther := fr.runtimeCalls(t.plain); plainAccess == 0 && slices.Equal(plainOther, other) {
 			fr.unversionLoops(t.block)
-			v := &dst.IfStmt{Cond: fr.rtCall(hookIdle), Body: t.plain, Else: t.block}
+			v := &dst.IfStmt{Cond: fr.idleCall(t.leaf && len(other) == 0, t.block), Body: t.plain, Else: t.block}
 			d.Body.List[i] = fr.from(v, t.plain.List[0])
 			return
 		}

@@ -3,6 +3,7 @@ package instrument
 import (
 	"go/ast"
 	"go/token"
+	"strconv"
 
 	"github.com/dave/dst"
 	"github.com/dave/dst/dstutil"
@@ -125,7 +126,7 @@ func preorder(n dst.Node) []dst.Node {
 // anything but access hooks, or nothing. If counted is not nil, the loop
 // runs with hooks hoisted before it when it can (see hoist_eligible.go
 // and hoist_emit.go).
-func (fr *fileRewriter) versioned(plain, rewritten dst.Stmt, counted *countedLoop) dst.Stmt {
+func (fr *fileRewriter) versioned(plain, rewritten dst.Stmt, counted *countedLoop, leaf bool) dst.Stmt {
 	if access, other := fr.runtimeCalls(rewritten); access == 0 || len(other) > 0 {
 		return rewritten
 	}
@@ -137,13 +138,82 @@ func (fr *fileRewriter) versioned(plain, rewritten dst.Stmt, counted *countedLoo
 		els = fr.hoisted(counted, els)
 	}
 	v := &dst.IfStmt{
-		Cond: fr.rtCall(hookIdle),
+		Cond: fr.idleCall(leaf, els),
 		Body: block(plain),
 		Else: els,
 	}
 	moveDecs(v, rewritten)
 	return fr.from(v, rewritten)
 }
+
+// callsNothing reports whether the statements of a versioned loop or
+// tail, taken before they are rewritten, call nothing
+// (analysis.Computations.CallsNothing): FRESA may then skip whole runs of
+// their instrumented copy (idleCall).
+func (fr *fileRewriter) callsNothing(list ...dst.Stmt) bool {
+	for _, s := range list {
+		a, ok := fr.dec.Ast.Nodes[s].(ast.Stmt)
+		if !ok || !fr.comp.CallsNothing(a) {
+			return false
+		}
+	}
+	return len(list) > 0
+}
+
+// idleCall returns the test that chooses between the copies of a
+// versioned loop or tail, whose instrumented copy is instrumented:
+// racegenrt.Idle(), or, if the code calls nothing (leaf), racegenrt.IdleRun(key)
+// with the key of the copy's run (runKey), with which FRESA skips whole
+// runs of the copy in sampling periods (the runtime's fresaSkipRun).
+func (fr *fileRewriter) idleCall(leaf bool, instrumented dst.Node) *dst.CallExpr {
+	if key, ok := fr.runKey(instrumented); leaf && ok {
+		return fr.rtCall(hookIdleRun, siteLit(key))
+	}
+	return fr.rtCall(hookIdle)
+}
+
+// runKey returns the key of the run of the instrumented copy n, whose
+// sites its rewrite numbered consecutively, if the key can hold them: the
+// package's key and the first site's index, as in a site (newSite), and
+// the count of sites in bits 24 to 30 of the index's word (the runtime's
+// runKeyCount). A count of sites beyond maxRunSites has none, since the
+// runtime reads a counter for each at every run.
+func (fr *fileRewriter) runKey(n dst.Node) (uint64, bool) {
+	first, last := uint64(1<<32), uint64(0)
+	dst.Inspect(n, func(n dst.Node) bool {
+		c, ok := n.(*dst.CallExpr)
+		if !ok {
+			return true
+		}
+		name, ok := fr.rtCallee(c)
+		if !ok {
+			return true
+		}
+		h := hookTable[name]
+		if h == nil {
+			return true
+		}
+		for i, k := range h.params {
+			if k != siteKind || i >= len(c.Args) {
+				continue
+			}
+			if lit, ok := c.Args[i].(*dst.BasicLit); ok {
+				if v, err := strconv.ParseUint(lit.Value, 0, 64); err == nil && uint32(v>>32) == fr.key {
+					idx := v & (siteGlobal - 1)
+					first, last = min(first, idx), max(last, idx)
+				}
+			}
+		}
+		return true
+	})
+	if last == 0 || last-first+1 > maxRunSites || last >= 1<<24 {
+		return 0, false
+	}
+	return uint64(fr.key)<<32 | (last-first+1)<<24 | first, true
+}
+
+// maxRunSites is the most sites a run key names.
+const maxRunSites = 32
 
 // runtimeCalls counts the calls of access hooks in the rewritten code n,
 // and lists the other functions of the runtime that it calls, in order,
@@ -155,7 +225,7 @@ func (fr *fileRewriter) runtimeCalls(n dst.Node) (access int, other []string) {
 		if c, ok := n.(*dst.CallExpr); ok {
 			if name, ok := fr.rtCallee(c); ok {
 				switch h := hookTable[name]; {
-				case h == hookIdle:
+				case h == hookIdle, h == hookIdleRun:
 				case h != nil && h.access:
 					access++
 				default:
@@ -178,7 +248,7 @@ func (fr *fileRewriter) unversionLoops(b *dst.BlockStmt) {
 	dstutil.Apply(b, nil, func(c *dstutil.Cursor) bool {
 		if v, ok := c.Node().(*dst.IfStmt); ok {
 			if call, ok := v.Cond.(*dst.CallExpr); ok {
-				if name, ok := fr.rtCallee(call); ok && name == IdleHook {
+				if name, ok := fr.rtCallee(call); ok && (name == IdleHook || name == IdleRunHook) {
 					c.Replace(v.Else)
 				}
 			}

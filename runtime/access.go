@@ -174,7 +174,7 @@ func hookAccess(p unsafe.Pointer, n uintptr, site uint64, o op, c *Ctx) {
 // and a call on that path is what hookAccess's comment measures.
 func hookFresa(p unsafe.Pointer, n uintptr, site uint64, o op, c *Ctx) {
 	t := c.t
-	if fresaSkip(site, t.draws.next()) {
+	if fresaSkip(site, t.draws.next(), t.runDiscount(site)) {
 		return // a hot site's access, not drawn
 	}
 	o |= opDrawn
@@ -209,7 +209,7 @@ func hookSlow(p unsafe.Pointer, n uintptr, site uint64, o op, c *Ctx) {
 		if t = c.thread(); t == nil {
 			return // a system stack
 		}
-		if fresaSkip(site, t.draws.next()) {
+		if fresaSkip(site, t.draws.next(), t.runDiscount(site)) {
 			return // a hot site's access, not drawn
 		}
 		o |= opDrawn
@@ -317,7 +317,7 @@ func accessSlow(p unsafe.Pointer, size uintptr, site uint64, o op, c *Ctx) {
 		return // the goroutine's own stack (stack.go)
 	}
 	sample := t.sampling()
-	if sample && fresa.count && o&(opAtomic|opDrawn) == 0 && fresaSkip(site, t.draws.next()) {
+	if sample && fresa.count && o&(opAtomic|opDrawn) == 0 && fresaSkip(site, t.draws.next(), t.runDiscount(site)) {
 		return // FRESA: a hot site's access, not drawn (fresa.go)
 	}
 	if sample && t.creatorPending {

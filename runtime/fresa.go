@@ -3,6 +3,7 @@ package runtime
 import (
 	"math/bits"
 	"sync/atomic"
+	"unsafe"
 )
 
 // FRESA, frequency-sensitive sampling (seeds/004; docs/fresa.md): within
@@ -114,18 +115,117 @@ var fresaNext = func() (g [33]uint8) {
 // nothing and finding the group in a table (fresaNext), came within the
 // inliner's budget: 4,864 million instructions against 5,850 million
 // (4,704 once hookSlow filled the Ctx before drawing).
-func fresaSkip(site uint64, r uint32) bool {
+//
+// d is the group of the run of versioned code the access is part of,
+// which FRESA kept with probability 2^-d (fresaSkipRun), 0 for any other
+// access: such an access is drawn at 2^-(j-d), so that it is recorded
+// with probability 2^-j in all, and still adds 2^j when kept.
+func fresaSkip(site uint64, r uint32, d uint8) bool {
 	c := &fresa.counts[fresaIndex(site)]
 	n := c.Load()
 	j := fresaNext[bits.Len32(n)] & 15 // ≤ fresaMaxGroup: shifts need no test
 	if !fresa.on {
 		j = 0 // counting for a profile only: every access is kept
 	}
-	if r&(1<<j-1) != 0 {
+	if r&(1<<(j-min(j, d))-1) != 0 {
 		return true
 	}
 	if n < 1<<31 { // the hottest group is reached long before; no wrap
 		c.Add(1 << j)
 	}
+	return false
+}
+
+// FRESA skips whole runs of versioned loops that call nothing
+// (analysis.Computations.CallsNothing; instrument/version.go), which the
+// instrumenter gives IdleRun instead of Idle. In a sampling period, every
+// access of a hot loop's instrumented copy cost two calls into the
+// runtime and a draw before FRESA skipped it: msort's merge and
+// insertion loops, run hundreds of thousands of times a sort, spent 40%
+// of its instructions at rate 1 with FRESA in hookFresa.
+//
+// A run of such a copy is skipped, the plain copy running instead, with
+// probability 1-2^-m, m being the coldest group among the copy's sites
+// (their counters, as fresaSkip reads them), and in a run that is kept
+// each access of a site of group j is drawn at 2^-(j-m) (fresaSkip's d):
+// every access is recorded with probability 2^-j, as FRESA records any
+// other, and each counter still grows by one an access on average. A
+// copy with a cold site (m = 0) always runs with its hooks. The copy's
+// sites are numbered consecutively, which the run's key gives: the
+// package's key and the first site's index, as in a site, and the count
+// of sites at bits 24 to 30 (runKeyCount). Skipping a run loses what
+// skipping its accesses one by one would lose and nothing else: the loop
+// has no synchronization, so no edge of happens-before is skipped. And
+// since the loop calls nothing, no other run can start on the goroutine
+// while it runs, so the decision the goroutine keeps (thread.run) is the
+// loop's until the loop ends; after it, it applies to the copy's sites
+// only, which run only in the copy's next run, decided anew. A decision
+// is of one sampling period: a run begun before the period, or outside
+// FRESA's draws, draws its accesses by their groups alone.
+//
+// (An earlier version, reverted, counted the copies' runs apart and drew
+// the runs by that count and the accesses of kept runs by their sites'
+// counts of kept runs only: a cold site in a hot loop, the rare case
+// FRESA is for, was recorded with the loop's probability instead of at
+// the full rate.)
+
+// runKeyCount is the position of a run key's count of sites.
+const runKeyCount = 24
+
+// A fresaRun is the run of a versioned copy that FRESA kept: its sites,
+// first to first+n-1, are drawn at 2^-(j-m) while period is the sampling
+// period.
+type fresaRun struct {
+	first  uint64
+	n      uint32
+	m      uint8
+	period uint32
+}
+
+// runDiscount returns the group of the kept run that the access at site
+// is part of, or 0 (fresaSkip's d).
+func (t *thread) runDiscount(site uint64) uint8 {
+	r := &t.run
+	if (site&^SiteGlobal)-r.first < uint64(r.n) && r.period == samplingPeriod.Load() {
+		return r.m
+	}
+	return 0
+}
+
+// IdleRun is Idle for a versioned loop that calls nothing, whose
+// instrumented copy's sites run's key names (see runKeyCount): in a
+// sampling period of a FRESA run it also reports true, and the plain copy
+// runs, for the runs that FRESA skips (fresaSkipRun). It spells out
+// gateOpen's test, and sampling's Load as a load of the word it holds,
+// to stay within the inliner's budget, as Idle does.
+func IdleRun(run uint64) bool {
+	return atomic.LoadInt64(&gate) == 0 || fresa.on && atomic.LoadUint32((*uint32)(unsafe.Pointer(&sampling))) != 0 && fresaSkipRun(run)
+}
+
+// fresaSkipRun decides, in a sampling period of a FRESA run, whether the
+// goroutine skips this run of the versioned copy whose sites run names,
+// and if it keeps it, remembers the decision for the draws of its
+// accesses.
+//
+//go:noinline
+func fresaSkipRun(run uint64) bool {
+	t := current()
+	if t == nil {
+		return false
+	}
+	t.run.n = 0
+	first := run &^ (0x7f << runKeyCount)
+	n := uint32(run>>runKeyCount) & 0x7f
+	m := uint8(fresaMaxGroup)
+	for k := range uint64(n) {
+		c := fresa.counts[fresaIndex(first+k)].Load()
+		if m = min(m, fresaNext[bits.Len32(c)]&15); m == 0 {
+			return false // a cold site: the run keeps its hooks
+		}
+	}
+	if t.draws.next()&(1<<m-1) != 0 {
+		return true
+	}
+	t.run = fresaRun{first: first, n: n, m: m, period: samplingPeriod.Load()}
 	return false
 }

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
 	"strings"
@@ -80,7 +81,7 @@ func TestFresaDraws(t *testing.T) {
 			kept := 0
 			for range n {
 				fresa.counts[fresaIndex(site)].Store(max(last, 1) - 1)
-				if !fresaSkip(site, d.next()) {
+				if !fresaSkip(site, d.next(), 0) {
 					kept++
 				}
 			}
@@ -246,4 +247,88 @@ func TestProfileRoundTrip(t *testing.T) {
 			t.Errorf("loadProfile(%q) = %v, want an error with %q", tt.src, err, tt.msg)
 		}
 	}
+}
+
+// TestFresaRuns checks FRESA's decisions for whole runs of versioned code
+// (fresaSkipRun): a run of a copy whose coldest site is in group m is
+// kept with probability 2^-m, and in kept runs each access of a site of
+// group j is drawn at 2^-(j-m), so that over all runs each of the copy's
+// accesses is recorded with probability 2^-j, as FRESA records any other;
+// a site of another copy is drawn at 2^-j whatever the run; a copy with a
+// cold site is never skipped; and a decision lasts one sampling period.
+func TestFresaRuns(t *testing.T) {
+	withFresa(t, func() {
+		setSampling(t, true)
+		// A copy of three sites in groups 3, 5 and 4, and a site of
+		// another copy in group 5.
+		base := newSite() &^ SiteGlobal
+		groups := []uint{3, 5, 4}
+		key := base | uint64(len(groups))<<runKeyCount
+		other := base + uint64(len(groups))
+		set := func(site uint64, j uint) {
+			fresa.counts[fresaIndex(site)].Store(fresaCold<<(2*j) - 1)
+		}
+		prepare := func() {
+			for k, j := range groups {
+				set(base+uint64(k), j)
+			}
+			set(other, 5)
+		}
+		inGoroutine(func() {
+			t0 := current()
+			const n = 100000
+			kept, recorded, otherKept := 0, make([]int, len(groups)), 0
+			for range n {
+				prepare()
+				if fresaSkipRun(key) {
+					continue
+				}
+				kept++
+				for k := range groups {
+					s := base + uint64(k)
+					if !fresaSkip(s, t0.draws.next(), t0.runDiscount(s)) {
+						recorded[k]++
+					}
+				}
+				if !fresaSkip(other, t0.draws.next(), t0.runDiscount(other)) {
+					otherKept++
+				}
+			}
+			within := func(what string, got, trials int, p float64) {
+				t.Helper()
+				mean, sd := float64(trials)*p, math.Sqrt(float64(trials)*p*(1-p))
+				if d := float64(got) - mean; d > 5*sd+1 || d < -5*sd-1 {
+					t.Errorf("%s: %d of %d, want about %.0f", what, got, trials, mean)
+				}
+			}
+			within("runs kept", kept, n, 1.0/8)
+			for k, j := range groups {
+				within(fmt.Sprintf("accesses of the site in group %d recorded", j), recorded[k], n, 1/float64(uint(1)<<j))
+			}
+			within("accesses of another copy's site in group 5 recorded, in kept runs", otherKept, kept, 1.0/32)
+
+			// A decision lasts its sampling period.
+			prepare()
+			for fresaSkipRun(key) {
+				prepare()
+			}
+			if d := t0.runDiscount(base); d != 3 {
+				t.Errorf("in a kept run, the discount of its site is %d, want 3", d)
+			}
+			switchSampling(false)
+			switchSampling(true)
+			if d := t0.runDiscount(base); d != 0 {
+				t.Errorf("in the next sampling period, the discount of a site of the last run is %d, want 0", d)
+			}
+
+			// A cold site keeps every run's hooks.
+			prepare()
+			set(base+1, 0)
+			for range 1000 {
+				if fresaSkipRun(key) {
+					t.Fatalf("a run of a copy with a cold site was skipped")
+				}
+			}
+		})
+	})
 }

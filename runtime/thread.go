@@ -30,6 +30,9 @@ type thread struct {
 
 	// draws are FRESA's random draws for t's accesses (fresaSkip).
 	draws draws
+	// run is the run of a versioned loop that FRESA kept, whose
+	// accesses it draws accordingly (fresaSkipRun).
+	run fresaRun
 
 	cache *epochCache // made at t's first sampled access
 

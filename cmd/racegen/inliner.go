@@ -108,10 +108,14 @@ func racegenHook(n *ir.CallExpr) bool {
 	return name.Class == ir.PFUNC && name.Sym().Pkg.Path == racegenRuntime
 }
 
-// racegenIdle reports whether n calls racegen's Idle hook.
+// racegenIdle reports whether n calls racegen's Idle or IdleRun hook.
 func racegenIdle(n ir.Node) bool {
 	c, ok := n.(*ir.CallExpr)
-	return ok && n.Op() == ir.OCALLFUNC && racegenHook(c) && c.Fun.Sym().Name == "` + instrument.IdleHook + `"
+	if !ok || n.Op() != ir.OCALLFUNC || !racegenHook(c) {
+		return false
+	}
+	name := c.Fun.Sym().Name
+	return name == "` + instrument.IdleHook + `" || name == "` + instrument.IdleRunHook + `"
 }
 
 // racegenAux reports whether n, an argument of a hook or a variable, is

@@ -64,3 +64,9 @@ func Atomics() int64 {
 func Static() {
 	*rt.SW(&i, 21) = *rt.SR(&i, 22) + 1 // want SR SW
 }
+
+// Versioned code chooses its copy with Idle, or with IdleRun where FRESA
+// may skip its runs whole, which test the gate inline.
+func Versioned() bool {
+	return rt.Idle() && rt.IdleRun(23) // want Idle IdleRun
+}
