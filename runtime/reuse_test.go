@@ -20,17 +20,27 @@ type reused [1152]byte
 // one lands at addr. It returns that object, or nil if none did.
 func reuseAddr(t *testing.T, addr uintptr) *reused {
 	t.Helper()
+	p, _ := reuseAddrOf(t, addr, func() *reused { return new(reused) },
+		func(p *reused) uintptr { return uintptr(unsafe.Pointer(p)) })
+	return p
+}
+
+// reuseAddrOf is reuseAddr for objects that alloc makes, whose addresses
+// addrOf tells: it reports whether one landed at addr.
+func reuseAddrOf[T any](t *testing.T, addr uintptr, alloc func() T, addrOf func(T) uintptr) (T, bool) {
+	t.Helper()
 	runtime.GC()
-	var keep []*reused
+	var keep []T
 	defer runtime.KeepAlive(keep)
 	for range 100000 {
-		p := new(reused)
-		if uintptr(unsafe.Pointer(p)) == addr {
-			return p
+		p := alloc()
+		if addrOf(p) == addr {
+			return p, true
 		}
 		keep = append(keep, p)
 	}
-	return nil
+	var none T
+	return none, false
 }
 
 // allocReused returns the address of a new heap object that nothing
@@ -110,19 +120,9 @@ func TestSyncObjectReuse(t *testing.T) {
 			rt.Unlock(&old.mu)
 		})
 		old = nil
-		runtime.GC()
-		var fresh *lockObj
-		var keep []*lockObj
-		for range 100000 {
-			l := new(lockObj)
-			if uintptr(unsafe.Pointer(l)) == addr {
-				fresh = l
-				break
-			}
-			keep = append(keep, l)
-		}
-		runtime.KeepAlive(keep)
-		if fresh == nil {
+		fresh, ok := reuseAddrOf(t, addr, func() *lockObj { return new(lockObj) },
+			func(l *lockObj) uintptr { return uintptr(unsafe.Pointer(l)) })
+		if !ok {
 			t.Skip("the GC did not hand the freed address out again")
 		}
 		rt.Lock(&fresh.mu)
@@ -145,19 +145,9 @@ func TestChanHistoryReuse(t *testing.T) {
 			rt.Send(live, 1, newSite(), nil)
 		})
 		old = nil
-		runtime.GC()
-		var fresh chan int
-		var keep []chan int
-		for range 100000 {
-			c := make(chan int, 1)
-			if uintptr(rt.ChanOf(c)) == addr {
-				fresh = c
-				break
-			}
-			keep = append(keep, c)
-		}
-		runtime.KeepAlive(keep)
-		if fresh == nil {
+		fresh, ok := reuseAddrOf(t, addr, func() chan int { return make(chan int, 1) },
+			func(c chan int) uintptr { return uintptr(rt.ChanOf(c)) })
+		if !ok {
 			t.Skip("the GC did not hand the freed address out again")
 		}
 		rt.Close(fresh, newSite())
