@@ -155,27 +155,14 @@ func (c *Computations) CallsNothing(n ast.Node) bool {
 	}
 	none := true
 	ast.Inspect(n, func(n ast.Node) bool {
-		if e, ok := n.(*ast.CallExpr); ok && !c.conversionOrBuiltin(e) {
-			none = false
+		if e, ok := n.(*ast.CallExpr); ok {
+			conv, obj := c.callee(e)
+			_, builtin := obj.(*types.Builtin)
+			none = conv || builtin
 		}
 		return none
 	})
 	return none
-}
-
-// conversionOrBuiltin reports whether the call e is a conversion or a
-// call of a builtin.
-func (c *Computations) conversionOrBuiltin(e *ast.CallExpr) bool {
-	fun := ast.Unparen(e.Fun)
-	if tv, ok := c.info.Types[fun]; ok && tv.IsType() {
-		return true
-	}
-	id, ok := fun.(*ast.Ident)
-	if !ok {
-		return false
-	}
-	_, ok = c.info.Uses[id].(*types.Builtin)
-	return ok
 }
 
 func (c *Computations) only(n ast.Node, exits bool, l level) bool {
@@ -308,11 +295,8 @@ func (c *Computations) isPanic(e ast.Expr) bool {
 	if !ok {
 		return false
 	}
-	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
-	if !ok {
-		return false
-	}
-	b, ok := c.info.Uses[id].(*types.Builtin)
+	_, obj := c.callee(call)
+	b, ok := obj.(*types.Builtin)
 	return ok && b.Name() == "panic"
 }
 
@@ -325,29 +309,9 @@ func (c *Computations) isPanic(e ast.Expr) bool {
 // close a channel and make the synchronization operations that
 // nonBlockingSync lists.
 func (c *Computations) call(e *ast.CallExpr, l level, calls *[]*types.Func) bool {
-	fun := ast.Unparen(e.Fun)
-	if tv, ok := c.info.Types[fun]; ok && tv.IsType() {
-		return true // a conversion
-	}
-	switch x := fun.(type) {
-	case *ast.IndexExpr: // an explicit instantiation, f[T](...)
-		fun = x.X
-	case *ast.IndexListExpr:
-		fun = x.X
-	}
-	var obj types.Object
-	switch x := ast.Unparen(fun).(type) {
-	case *ast.Ident:
-		obj = c.info.Uses[x]
-	case *ast.SelectorExpr:
-		if sel, ok := c.info.Selections[x]; ok {
-			if sel.Kind() == types.FieldVal {
-				return false // a function-valued field
-			}
-			obj = sel.Obj()
-		} else {
-			obj = c.info.Uses[x.Sel] // a qualified identifier
-		}
+	conv, obj := c.callee(e)
+	if conv {
+		return true
 	}
 	switch obj := obj.(type) {
 	case *types.Builtin:
@@ -380,6 +344,35 @@ func (c *Computations) call(e *ast.CallExpr, l level, calls *[]*types.Func) bool
 		return true
 	}
 	return false // a function value
+}
+
+// callee returns what the call e calls: conv reports a conversion, and
+// obj is the function, method or builtin called, or nil for a function
+// value (a function-valued field among them).
+func (c *Computations) callee(e *ast.CallExpr) (conv bool, obj types.Object) {
+	fun := ast.Unparen(e.Fun)
+	if tv, ok := c.info.Types[fun]; ok && tv.IsType() {
+		return true, nil
+	}
+	switch x := fun.(type) {
+	case *ast.IndexExpr: // an explicit instantiation, f[T](...)
+		fun = x.X
+	case *ast.IndexListExpr:
+		fun = x.X
+	}
+	switch x := ast.Unparen(fun).(type) {
+	case *ast.Ident:
+		return false, c.info.Uses[x]
+	case *ast.SelectorExpr:
+		if sel, ok := c.info.Selections[x]; ok {
+			if sel.Kind() == types.FieldVal {
+				return false, nil // a function-valued field
+			}
+			return false, sel.Obj()
+		}
+		return false, c.info.Uses[x.Sel] // a qualified identifier
+	}
+	return false, nil
 }
 
 // nonBlockingSync reports whether fn is a synchronization operation of
