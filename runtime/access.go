@@ -55,7 +55,7 @@ type conflict struct {
 	gen   uint32 // the cell's generation, for the reuse check
 	// global reports that the history is known to describe the object
 	// now at its address: it is a global's, which is never reused, or
-	// a live channel's own (chan.go), kept with its syncVar.
+	// a live channel's own (chanhist.go), kept with its syncVar.
 	global bool
 }
 
@@ -422,7 +422,8 @@ func accessSlow(p unsafe.Pointer, size uintptr, site uint64, o op, c *Ctx) {
 
 // accessOne runs the rule on t's access o, at epoch e, of the size bytes
 // at addr, which lie within granule g as its bytes gmask: the common
-// case of accessSlow, without its loop. sample says whether the access falls in t's sampling period.
+// case of accessSlow, without its loop. sample says whether the access
+// falls in t's sampling period.
 func accessOne(t *thread, addr, size, g uintptr, gmask uint8, e epoch, site uint64, o op, sample bool) {
 	// If the granule's cell holds this goroutine's access of the same
 	// bytes in this epoch, the access is redundant, which holds says
@@ -525,7 +526,7 @@ func accessGranule(t *thread, p *page, a uintptr, mask uint8, site uint64, o op,
 // (cellstep.go) instead of the general rules' calls. It reports whether
 // the access races with an earlier one, which it then stores in *cf, as
 // accessGranule does. The caller holds whatever guards c: the line lock
-// of a shadow cell, the syncVar's lock of a channel's history (chan.go).
+// of a shadow cell, the syncVar's lock of a channel's history (chanhist.go).
 func (c *cell) apply(t *thread, mask uint8, site uint64, o op, sample bool, cf *conflict) (found bool) {
 	write, atomic := o&opWrite != 0, o&opAtomic != 0
 	e := t.epoch()

@@ -15,7 +15,7 @@ import "sync/atomic"
 // history is reset (see trim). The garbage collector does not scan the
 // cells, so x alone would not keep an extension alive: extShards holds
 // each one as long as its cell points to it (cellext.go). A channel's
-// own history is a cell too, kept in its syncVar (chan.go).
+// own history is a cell too, kept in its syncVar (chanhist.go).
 type cell struct {
 	w     epoch // last write, 0 if none
 	r     epoch // last read when there is at most one, 0 if none

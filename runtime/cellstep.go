@@ -2,10 +2,10 @@ package runtime
 
 // The rules of a sampled access in one step, for the history most
 // granules have: a last write and a last read inline, and no read set
-// or writes of other bytes set aside in an extension. accessGranule applies the general rules
-// (checkWrite, clearReads and recordWrite for a write; checkRead and
-// recordRead for a read), each a call of its own that looks for the
-// extension, for everything else. The steps below make the same
+// or writes of other bytes set aside in an extension. cell.apply applies
+// the general rules (checkWrite, clearReads and recordWrite for a write;
+// checkRead and recordRead for a read), each a call of its own that looks
+// for the extension, for everything else. The steps below make the same
 // decisions with the same pieces (writeMayRace, readMayRace,
 // conflictWith, recordExclusiveRead, shareReads); TestCellSteps checks
 // them against the general rules on every combination of epochs, masks

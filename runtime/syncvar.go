@@ -41,7 +41,7 @@ type syncVar struct {
 	waiters int32
 
 	// hist is a channel's own access history, under mu: its sends read
-	// the channel and its closes write it (chan.go). histOn is set while
+	// the channel and its closes write it (chanhist.go). histOn is set while
 	// hist holds any, which is one of the gate's reasons to be open.
 	hist   cell
 	histOn atomic.Bool
