@@ -31,11 +31,17 @@ import (
 // addition. The instrumenter versions the last statements of a function
 // that locks, once the lock is taken, with a copy that keeps those
 // operations' hooks.
+//
+// And it tells which code is a leaf (Leaf): code that only computes and,
+// while it runs, runs no instrumented code but its own.
 type Computations struct {
 	info *types.Info
 	// funcs holds, for each level, the functions and methods of the
 	// package, by their generic origin, whose bodies keep to it.
 	funcs [levels]map[*types.Func]bool
+	// noMemory holds the functions of the package, by their generic
+	// origin, that touch no memory (nomemory.go).
+	noMemory map[*types.Func]bool
 }
 
 // A level is what code may do besides computing.
@@ -65,6 +71,7 @@ func NewComputations(files []*ast.File, info *types.Info) *Computations {
 	for l := range levels {
 		c.fixedPoint(bodies, l)
 	}
+	c.findNoMemory(bodies)
 	return c
 }
 
@@ -143,26 +150,33 @@ func (c *Computations) NeverBlocksUntilExit(n ast.Node) bool {
 	return c.only(n, true, nonBlocking)
 }
 
-// CallsNothing reports whether n only computes (ComputesOnly) and calls
-// no function at all, not even one of the package's that only computes:
-// its calls are conversions and builtins. While such a loop runs, no
-// other instrumented code runs on its goroutine, which lets FRESA skip a
-// whole run of its instrumented copy and draw its accesses by the
-// decision it made for the run (the runtime's IdleRun).
-func (c *Computations) CallsNothing(n ast.Node) bool {
+// Leaf reports whether n only computes (ComputesOnly) and runs no other
+// instrumented code while it runs: its calls are conversions, builtins
+// and calls of the package's functions that touch no memory
+// (nomemory.go), which have no hooks. While such a loop runs, nothing
+// else runs on its goroutine that could change what the detector keeps
+// for the loop, which lets FRESA skip a whole run of its instrumented
+// copy and draw its accesses by the decision it made for the run (the
+// runtime's IdleRun).
+func (c *Computations) Leaf(n ast.Node) bool {
 	if !c.ComputesOnly(n) {
 		return false
 	}
-	none := true
+	leaf := true
 	ast.Inspect(n, func(n ast.Node) bool {
 		if e, ok := n.(*ast.CallExpr); ok {
 			conv, obj := c.callee(e)
-			_, builtin := obj.(*types.Builtin)
-			none = conv || builtin
+			switch obj := obj.(type) {
+			case *types.Builtin:
+			case *types.Func:
+				leaf = c.noMemory[obj.Origin()]
+			default:
+				leaf = conv
+			}
 		}
-		return none
+		return leaf
 	})
-	return none
+	return leaf
 }
 
 func (c *Computations) only(n ast.Node, exits bool, l level) bool {

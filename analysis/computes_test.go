@@ -293,8 +293,9 @@ func TestComputesUntilExit(t *testing.T) {
 	}
 }
 
-// leafSrc marks each loop that calls nothing but conversions and
-// builtins, and only computes, with a "// calls nothing" comment on its
+// leafSrc marks each loop that only computes and runs no instrumented
+// code but its own (its calls are conversions, builtins and functions of
+// the package that touch no memory) with a "// leaf" comment on its
 // first line.
 const leafSrc = `package p
 
@@ -308,23 +309,84 @@ var (
 	ch   = make(chan int)
 )
 
+type pair struct{ a, b int }
+
+func (p pair) sum() int { return p.a + p.b }
+
 func valid(b byte) bool { return b < 128 }
+
+func mix(v uint64) uint64 {
+	for range 3 {
+		v ^= v >> 29
+		v *= 0xbf58476d1ce4e5b9
+	}
+	return v
+}
+
+func mixTwice(v uint64) uint64 { return mix(mix(v)) + uint64(len(g[:0:0])*0) }
+
+func fold(p pair) int { return max(p.a, p.b) + int(float64(p.b)) }
+
+func first() byte { return g[0] }
+
+func pointer(p *pair) int { return p.a }
+
+func global() int { return len(g) }
+
+func addr(v int) *int { return &v }
+
+func method(p pair) int { return p.sum() }
+
+func recursive(n int) int {
+	if n == 0 {
+		return 0
+	}
+	return recursive(n-1) + 1
+}
+
+func calls(n int) int { return n + first0(n) }
+
+func first0(n int) int { return int(g[n]) }
 
 func loops() int {
 	t := 0
-	for i := range g { // calls nothing
+	for i := range g { // leaf
 		t += int(g[i]) + len(h) + min(i, 3)
 		h = append(h, byte(i))
 	}
-	for i := 1; i < len(g); i++ { // calls nothing
+	for i := 1; i < len(g); i++ { // leaf
 		for j := i; j > 0 && g[j-1] > g[j]; j-- {
 			g[j], g[j-1] = g[j-1], g[j]
 		}
 	}
-	for _, b := range g { // a function of the package that only computes
+	for _, b := range g { // leaf
 		if !valid(b) {
 			t++
 		}
+	}
+	for i := range g { // leaf
+		g[i] = byte(mix(uint64(g[i])) + uint64(fold(pair{i, t})) + uint64(recursive(i)))
+	}
+	for i := range g { // a function that calls mix but reslices a global
+		g[i] = byte(mixTwice(uint64(i)))
+	}
+	for range g { // a function that reads memory
+		t += int(first())
+	}
+	for range g { // a field reached through a pointer
+		t += pointer(&pair{})
+	}
+	for range g { // a package-level variable
+		t += global()
+	}
+	for range g { // an address taken
+		t += *addr(t)
+	}
+	for range g { // a method called
+		t += method(pair{})
+	}
+	for range g { // a function that calls one that reads memory
+		t += calls(t)
 	}
 	for range g { // a function of the standard library that only computes
 		t += bytes.IndexByte(h, 0)
@@ -345,24 +407,27 @@ func loops() int {
 }
 `
 
-// TestCallsNothing checks which loops of leafSrc call nothing.
-func TestCallsNothing(t *testing.T) {
-	p, c, marked := loadComputations(t, leafSrc, "calls nothing")
+// TestLeaf checks which loops of leafSrc's func loops are leaves.
+func TestLeaf(t *testing.T) {
+	p, c, marked := loadComputations(t, leafSrc, "leaf")
 	n := 0
 	ast.Inspect(p.files[0], func(nd ast.Node) bool {
+		if fd, ok := nd.(*ast.FuncDecl); ok && fd.Name.Name != "loops" {
+			return false
+		}
 		switch s := nd.(type) {
 		case *ast.ForStmt, *ast.RangeStmt:
 			n++
 			line := p.fset.Position(s.Pos()).Line
-			if got, want := c.CallsNothing(s), marked[line]; got != want {
-				t.Errorf("loop at line %d: CallsNothing = %v, want %v", line, got, want)
+			if got, want := c.Leaf(s), marked[line]; got != want {
+				t.Errorf("loop at line %d: Leaf = %v, want %v", line, got, want)
 			}
 			return false
 		}
 		return true
 	})
-	if n != 7 || len(marked) != 2 {
-		t.Fatalf("found %d loops, %d marked; want 7 and 2: the source lost its cases", n, len(marked))
+	if n != 15 || len(marked) != 4 {
+		t.Fatalf("found %d loops, %d marked; want 15 and 4: the source lost its cases", n, len(marked))
 	}
 }
 

@@ -190,8 +190,9 @@ var (
 // loop's copies (version.go): if racegenrt.Idle() { the original loop }
 // else { its instrumented copies }. racegen's compiler charges such an
 // if statement what the original costs (cmd/racegen/inliner.go).
-// IdleRunHook is its form for loops that call nothing, which takes the
-// key of the instrumented copy's run (runKey).
+// IdleRunHook is its form for loops that run no instrumented code but
+// their own (analysis.Computations.Leaf), which takes the key of the
+// instrumented copy's run (runKey).
 const (
 	IdleHook    = "Idle"
 	IdleRunHook = "IdleRun"
@@ -217,8 +218,9 @@ var (
 	hookAppendString = newHook(hook{name: "AppendString", tparams: 1, params: []kind{siteKind, anyKind, stringKind}, results: justAny, access: true})
 
 	// hookIdle reports whether the detector is idle, for versioned
-	// loops (version.go); hookIdleRun, for those that call nothing,
-	// also whether FRESA skips this run of the instrumented copy.
+	// loops (version.go); hookIdleRun, for those that run no other
+	// instrumented code (leaves), also whether FRESA skips this run of
+	// the instrumented copy.
 	hookIdle    = newHook(hook{name: IdleHook, results: justBool, access: true})
 	hookIdleRun = newHook(hook{name: IdleRunHook, params: []kind{runKind}, results: justBool, access: true})
 

@@ -198,7 +198,7 @@ func (fr *fileRewriter) stmt1(s dst.Stmt) []dst.Stmt {
 		if plain != nil {
 			counted = fr.countedLoop(s) // see hoist_emit.go
 			outer = fr.pushOuter(s)
-			leaf = fr.callsNothing(s)
+			leaf = fr.leaf(s)
 		}
 		pre, core := fr.compound(s)
 		if outer != nil {

@@ -66,7 +66,7 @@ type tail struct {
 	block *dst.BlockStmt
 	plain *dst.BlockStmt
 	whole bool // the tail is the whole body
-	leaf  bool // the tail calls nothing (fileRewriter.callsNothing)
+	leaf  bool // the tail runs no other instrumented code (fileRewriter.leaf)
 }
 
 // splitTail moves the tail of d's body, if it has one, into a block of
@@ -91,7 +91,7 @@ func (fr *fileRewriter) splitTail(d *dst.FuncDecl) *tail {
 	if len(labels) > 0 && branchesTo(list[:k], labels) {
 		return nil
 	}
-	t := &tail{block: &dst.BlockStmt{List: list[k:]}, plain: &dst.BlockStmt{}, whole: k == 0, leaf: fr.callsNothing(list[k:]...)}
+	t := &tail{block: &dst.BlockStmt{List: list[k:]}, plain: &dst.BlockStmt{}, whole: k == 0, leaf: fr.leaf(list[k:]...)}
 	for _, s := range t.block.List {
 		c := dst.Clone(s).(dst.Stmt)
 		fr.copyOrigins(s, c)

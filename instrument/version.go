@@ -146,14 +146,14 @@ func (fr *fileRewriter) versioned(plain, rewritten dst.Stmt, counted *countedLoo
 	return fr.from(v, rewritten)
 }
 
-// callsNothing reports whether the statements of a versioned loop or
-// tail, taken before they are rewritten, call nothing
-// (analysis.Computations.CallsNothing): FRESA may then skip whole runs of
-// their instrumented copy (idleCall).
-func (fr *fileRewriter) callsNothing(list ...dst.Stmt) bool {
+// leaf reports whether the statements of a versioned loop or tail, taken
+// before they are rewritten, run no instrumented code but their own
+// (analysis.Computations.Leaf): FRESA may then skip whole runs of their
+// instrumented copy (idleCall).
+func (fr *fileRewriter) leaf(list ...dst.Stmt) bool {
 	for _, s := range list {
 		a, ok := fr.dec.Ast.Nodes[s].(ast.Stmt)
-		if !ok || !fr.comp.CallsNothing(a) {
+		if !ok || !fr.comp.Leaf(a) {
 			return false
 		}
 	}
@@ -162,9 +162,10 @@ func (fr *fileRewriter) callsNothing(list ...dst.Stmt) bool {
 
 // idleCall returns the test that chooses between the copies of a
 // versioned loop or tail, whose instrumented copy is instrumented:
-// racegenrt.Idle(), or, if the code calls nothing (leaf), racegenrt.IdleRun(key)
-// with the key of the copy's run (runKey), with which FRESA skips whole
-// runs of the copy in sampling periods (the runtime's fresaSkipRun).
+// racegenrt.Idle(), or, if the code runs no other instrumented code
+// (leaf), racegenrt.IdleRun(key) with the key of the copy's run (runKey),
+// with which FRESA skips whole runs of the copy in sampling periods (the
+// runtime's fresaSkipRun).
 func (fr *fileRewriter) idleCall(leaf bool, instrumented dst.Node) *dst.CallExpr {
 	if key, ok := fr.runKey(instrumented); leaf && ok {
 		return fr.rtCall(hookIdleRun, siteLit(key))

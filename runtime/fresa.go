@@ -136,9 +136,11 @@ func fresaSkip(site uint64, r uint32, d uint8) bool {
 	return false
 }
 
-// FRESA skips whole runs of versioned loops that call nothing
-// (analysis.Computations.CallsNothing; instrument/version.go), which the
-// instrumenter gives IdleRun instead of Idle. In a sampling period, every
+// FRESA skips whole runs of versioned loops that run no instrumented
+// code but their own: they call nothing but conversions, builtins and
+// functions that touch no memory, which have no hooks
+// (analysis.Computations.Leaf; instrument/version.go). The instrumenter
+// gives them IdleRun instead of Idle. In a sampling period, every
 // access of a hot loop's instrumented copy cost two calls into the
 // runtime and a draw before FRESA skipped it: msort's merge and
 // insertion loops, run hundreds of thousands of times a sort, spent 40%
@@ -156,9 +158,9 @@ func fresaSkip(site uint64, r uint32, d uint8) bool {
 // of sites at bits 24 to 30 (runKeyCount). Skipping a run loses what
 // skipping its accesses one by one would lose and nothing else: the loop
 // has no synchronization, so no edge of happens-before is skipped. And
-// since the loop calls nothing, no other run can start on the goroutine
-// while it runs, so the decision the goroutine keeps (thread.run) is the
-// loop's until the loop ends; after it, it applies to the copy's sites
+// since the loop runs no other instrumented code, no other run can start
+// on the goroutine while it runs, so the decision the goroutine keeps
+// (thread.run) is the loop's until the loop ends; after it, it applies to the copy's sites
 // only, which run only in the copy's next run, decided anew. A decision
 // is of one sampling period: a run begun before the period, or outside
 // FRESA's draws, draws its accesses by their groups alone.
@@ -192,12 +194,13 @@ func (t *thread) runDiscount(site uint64) uint8 {
 	return 0
 }
 
-// IdleRun is Idle for a versioned loop that calls nothing, whose
-// instrumented copy's sites run's key names (see runKeyCount): in a
-// sampling period of a FRESA run it also reports true, and the plain copy
-// runs, for the runs that FRESA skips (fresaSkipRun). It spells out
-// gateOpen's test, and sampling's Load as a load of the word it holds,
-// to stay within the inliner's budget, as Idle does.
+// IdleRun is Idle for a versioned loop that runs no instrumented code
+// but its own (see above), whose instrumented copy's sites run's key
+// names (see runKeyCount): in a sampling period of a FRESA run it also
+// reports true, and the plain copy runs, for the runs that FRESA skips
+// (fresaSkipRun). It spells out gateOpen's test, and sampling's Load as
+// a load of the word it holds, to stay within the inliner's budget, as
+// Idle does.
 func IdleRun(run uint64) bool {
 	return atomic.LoadInt64(&gate) == 0 || fresa.on && atomic.LoadUint32((*uint32)(unsafe.Pointer(&sampling))) != 0 && fresaSkipRun(run)
 }
