@@ -15,7 +15,7 @@ import "unsafe"
 //
 // As in go build -race, a send is also a read of the channel object and a
 // close a write of it, so that a close racing with a send or with another
-// close is reported (chanhist.go). Receives are not accesses.
+// close is reported (chanhist.go, chanRelease). Receives are not accesses.
 //
 // Each clock merges all releases rather than pairing the kth send with the
 // kth receive, so the detector may order more than the memory model does:
@@ -114,8 +114,7 @@ func ChanPreSend(p unsafe.Pointer, site uint64, ctx *Ctx) Chan {
 func chanPreSend(p unsafe.Pointer, site uint64, ctx *Ctx) Chan {
 	t := syncerIn(ctx)
 	sv := lookupSync(t, p)
-	sv.chanAccess(t, p, site, opRead)
-	sv.releaseMerge(t)
+	sv.chanRelease(t, p, site, opRead)
 	return Chan{syncRef{p, sv, t}}
 }
 
@@ -141,8 +140,7 @@ func chanPreRecv(p unsafe.Pointer, ctx *Ctx) Chan {
 func ChanPreClose(p unsafe.Pointer, site uint64) {
 	t := syncer()
 	sv := lookupSync(t, p)
-	sv.chanAccess(t, p, site, opWrite)
-	sv.releaseMerge(t)
+	sv.chanRelease(t, p, site, opWrite)
 }
 
 // PostSend is called after the send prepared by ChanPreSend completed.

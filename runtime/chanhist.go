@@ -26,24 +26,51 @@ import "unsafe"
 // cells does: outside sampling periods a send or a close must still be
 // checked against it.
 
-// chanAccess records t's operation o on the channel at p, whose syncVar
-// is sv (opRead for a send, opWrite for a close), from site, and reports
-// a race with an earlier operation that is not ordered before it. Pacer's
-// rules apply as to any access (cell.apply): outside sampling periods the
-// operation is only checked, and discards what it supersedes.
-func (sv *syncVar) chanAccess(t *thread, p unsafe.Pointer, site uint64, o op) {
+// chanRelease is the first half of a send (o is opRead) or a close
+// (opWrite) by t on the channel at p, whose syncVar is sv, from site: it
+// records the operation in the channel's history and reports a race with
+// an earlier one that is not ordered before it, then releases t's clock
+// into the channel's (releaseMerge), under one hold of sv's lock where
+// the two took it twice. Pacer's rules apply to the history as to any
+// access (cell.apply): outside sampling periods the operation is only
+// checked, and discards what it supersedes.
+func (sv *syncVar) chanRelease(t *thread, p unsafe.Pointer, site uint64, o op) {
+	if staticSync {
+		return // syncer made the operation's onSync, and there is no history
+	}
 	if sv == nil || t == nil {
 		return
 	}
 	sample := t.sampling()
-	if !sample && !sv.histOn.Load() {
-		return // nothing recorded, and nothing to record
-	}
 	if sample && t.creatorPending {
 		t.creator() // the operation may be recorded, and reported as the earlier one
 	}
+	// The history has something to check or is to record the
+	// operation; t's clock has something the channel's lacks.
+	access := sample || sv.histOn.Load()
+	merge := !sv.rel.covers(t)
 	var cf conflict
-	sv.mu.Lock()
+	found := false
+	if access || merge {
+		sv.mu.Lock()
+		if access {
+			found = sv.histAccess(t, site, o, sample, &cf)
+		}
+		if merge {
+			sv.rel.merge(t, false)
+		}
+		sv.mu.Unlock()
+	}
+	t.tick()
+	if found {
+		reportRace(t, uintptr(p), 1, site, o&opWrite != 0, cf)
+	}
+}
+
+// histAccess runs the rule on sv's history for t's operation o from
+// site, sampled or not, and reports whether it races with an earlier
+// one, which it then stores in *cf. sv.mu is held.
+func (sv *syncVar) histAccess(t *thread, site uint64, o op, sample bool, cf *conflict) bool {
 	c := &sv.hist
 	if gen := gcGen.Load(); c.empty() || c.expired(gen) {
 		c.reset(gen)
@@ -54,14 +81,11 @@ func (sv *syncVar) chanAccess(t *thread, p unsafe.Pointer, site uint64, o op) {
 		// before its first cell is inserted (gate.go).
 		sv.setHistOn(true)
 	}
-	found := c.apply(t, 1, site, o, sample, &cf)
+	found := c.apply(t, 1, site, o, sample, cf)
 	if c.empty() {
 		sv.setHistOn(false)
 	}
-	sv.mu.Unlock()
-	if found {
-		reportRace(t, uintptr(p), 1, site, o&opWrite != 0, cf)
-	}
+	return found
 }
 
 // setHistOn records whether sv's history holds anything, opening or
