@@ -164,6 +164,11 @@ func (c *Computations) Leaf(n ast.Node) bool {
 	}
 	leaf := true
 	ast.Inspect(n, func(n ast.Node) bool {
+		// Inspect goes on to a node's siblings when told to leave its
+		// children, so the answer, once false, must stay so.
+		if !leaf {
+			return false
+		}
 		if e, ok := n.(*ast.CallExpr); ok {
 			conv, obj := c.callee(e)
 			switch obj := obj.(type) {

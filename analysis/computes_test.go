@@ -370,8 +370,8 @@ func loops() int {
 	for i := range g { // a function that calls mix but reslices a global
 		g[i] = byte(mixTwice(uint64(i)))
 	}
-	for range g { // a function that reads memory
-		t += int(first())
+	for range g { // a function that reads memory, then one that does not
+		t += int(first()) + int(mix(1))
 	}
 	for range g { // a field reached through a pointer
 		t += pointer(&pair{})

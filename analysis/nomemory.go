@@ -89,7 +89,8 @@ func (c *Computations) touchesNoMemory(n ast.Node, calls *[]*types.Func) bool {
 			// A field of a struct held in a local variable, not reached
 			// through a pointer.
 			sel, found := c.info.Selections[n]
-			ok = found && sel.Kind() == types.FieldVal && !sel.Indirect()
+			ok = found && sel.Kind() == types.FieldVal && !sel.Indirect() && c.touchesNoMemory(n.X, calls)
+			return false // n.Sel names the field, judged here
 		case *ast.CallExpr:
 			// The function called is judged here, its arguments as any
 			// expression.
