@@ -94,20 +94,28 @@ func (c *Computations) fixedPoint(bodies map[*types.Func]*ast.BlockStmt, l level
 			callees[fn] = calls
 		}
 	}
+	closeOver(funcs, callees)
+}
+
+// closeOver sets in set, to true, the functions of callees (each with
+// the functions of the package it calls) whose calls stay, directly and
+// through their callees, among them: the greatest fixed point, which
+// allows recursion. Every other function of set stays false.
+func closeOver(set map[*types.Func]bool, callees map[*types.Func][]*types.Func) {
 	for fn := range callees {
-		funcs[fn] = true
+		set[fn] = true
 	}
-	// The greatest fixed point: drop every function that calls one
-	// not in the set, until none does.
+	// Drop every function that calls one not in the set, until none
+	// does.
 	for changed := true; changed; {
 		changed = false
 		for fn, calls := range callees {
-			if !funcs[fn] {
+			if !set[fn] {
 				continue
 			}
 			for _, g := range calls {
-				if !funcs[g] {
-					funcs[fn] = false
+				if !set[g] {
+					set[fn] = false
 					changed = true
 					break
 				}

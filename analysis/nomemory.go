@@ -22,8 +22,8 @@ import (
 // runs no instrumented code; Leaf relies on that.
 
 // findNoMemory sets c.noMemory: the functions among bodies that touch no
-// memory, by the greatest fixed point over the calls among them, as
-// fixedPoint does for its levels.
+// memory, by the greatest fixed point over the calls among them
+// (closeOver), as fixedPoint does for its levels.
 func (c *Computations) findNoMemory(bodies map[*types.Func]*ast.BlockStmt) {
 	callees := make(map[*types.Func][]*types.Func)
 	for fn, body := range bodies {
@@ -33,24 +33,7 @@ func (c *Computations) findNoMemory(bodies map[*types.Func]*ast.BlockStmt) {
 		}
 	}
 	c.noMemory = make(map[*types.Func]bool, len(callees))
-	for fn := range callees {
-		c.noMemory[fn] = true
-	}
-	for changed := true; changed; {
-		changed = false
-		for fn, calls := range callees {
-			if !c.noMemory[fn] {
-				continue
-			}
-			for _, g := range calls {
-				if !c.noMemory[g] {
-					c.noMemory[fn] = false
-					changed = true
-					break
-				}
-			}
-		}
-	}
+	closeOver(c.noMemory, callees)
 }
 
 // touchesNoMemory reports whether n, a function's body or a part of it,
