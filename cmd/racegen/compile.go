@@ -56,7 +56,7 @@ func toolexecCompile(cfg *config, tool string, args []string, stdout, stderr io.
 	}
 	// Outside the standard library, files may be those of the race
 	// build tag (racetag.go).
-	p, err := typeCheck(path, lang, unit.inputs, ic, !hasToolFlag(flags, "std"))
+	p, err := typeCheck(variantBase(path), lang, unit.inputs, ic, !hasToolFlag(flags, "std"))
 	if err != nil {
 		// If the compiler fails too, its messages are the ones to read.
 		if cerr := runTool(tool, args, stdout, stderr); cerr != nil {
@@ -139,6 +139,16 @@ func compileImportPath(flags []string) string {
 		return flags[i]
 	}
 	return ""
+}
+
+// variantBase returns the import path of the package whose variant the
+// go command names path: "p" for the test variant "p [p.test]". The
+// package's symbols, and so its tracebacks, carry that path, and the
+// type checker is given it, so that the instrumenter names the
+// package's functions in its sites as a traceback does.
+func variantBase(path string) string {
+	base, _, _ := strings.Cut(path, " ")
+	return base
 }
 
 // hasToolFlag reports whether args, a tool's flags, include -name, alone

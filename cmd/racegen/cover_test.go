@@ -51,6 +51,13 @@ func TestCover(t *testing.T) {
 					t.Errorf("-covermode=%s: %s did not fail; output:\n%s", mode, test, msg)
 				}
 			}
+			// The earlier access's frame comes from the site's name in
+			// the instrumented package, which go test compiles as its
+			// test variant ("p [p.test]"); a traceback, and -race, name
+			// it p.Bump.
+			if strings.Contains(msg, ".test].") || !strings.Contains(msg, "racy.Bump()") {
+				t.Errorf("-covermode=%s: frames not named as a traceback names them (racy.Bump, no test variant); output:\n%s", mode, msg)
+			}
 			reps := racePositions(msg)
 			if len(reps) != 2 {
 				t.Errorf("-covermode=%s: %d reports, want 2; output:\n%s", mode, len(reps), msg)

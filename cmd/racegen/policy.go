@@ -97,7 +97,7 @@ type policy struct {
 // for scopes below scopeFull the reason, for -v. std says whether the
 // package is in the standard library (the compile's -std flag).
 func (p *policy) scopeOf(path string, std bool) (scope, string) {
-	path, _, _ = strings.Cut(path, " ")
+	path = variantBase(path)
 	switch {
 	case p.closure[path] || path == instrument.RuntimePath || strings.HasPrefix(path, instrument.RuntimePath+"/"):
 		return scopeNone, "the detector runtime's own dependency"
