@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -171,7 +172,8 @@ func TestModesReport(t *testing.T) {
 			Modes: []modeResult{
 				{Mode: modeDynamic, Rate: 0.01, Runs: 100, Found: map[string]int{"one": 1, "two": 0}},
 				{Mode: modeStatic, Rate: 0.01, Runs: 100, Found: map[string]int{"one": 2, "three": 1},
-					Sampled: map[string]int{"one": 3, "three": 2}, SitesSampled: 150, Sites: 15000, Failed: 1},
+					Sampled: map[string]int{"one": 3, "three": 2}, SitesSampled: 150, Sites: 15000, Failed: 1,
+					Seconds: []float64{1, 2, 6}},
 			},
 		}},
 	}
@@ -187,6 +189,8 @@ func TestModesReport(t *testing.T) {
 		"| **distinct** | **3** | **1** | **1** | **2** |",
 		"150 of 15000 sites sampled over all builds (1.00%), 1.5 per build",
 		"1 run(s) failed",
+		"| testdata/p | static | 2 | 3 | 2.00 | 3.00 | 6.00 |",
+		"| testdata/p | dynamic | 1 | 1 | - | - | - |",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
@@ -194,6 +198,26 @@ func TestModesReport(t *testing.T) {
 	}
 	if strings.Contains(out, "Full detection") {
 		t.Errorf("report without a sweep has a sweep section:\n%s", out)
+	}
+}
+
+func TestRacegenMode(t *testing.T) {
+	tests := []struct {
+		mode, flag string
+		profile    bool
+	}{
+		{modeDynamic, "dynamic", false},
+		{modeStatic, "static", false},
+		{modeStaticProfile, "static", true},
+		{modeCollideProfile, "collide", true},
+	}
+	for _, tt := range tests {
+		if flag, profile := racegenMode(tt.mode); flag != tt.flag || profile != tt.profile {
+			t.Errorf("racegenMode(%q) = %q, %v; want %q, %v", tt.mode, flag, profile, tt.flag, tt.profile)
+		}
+	}
+	if len(allModes) != 3 || !slices.Contains(knownModes, modeCollideProfile) {
+		t.Errorf("allModes %v, knownModes %v: the default must stay the three modes, and every mode be known", allModes, knownModes)
 	}
 }
 

@@ -70,7 +70,7 @@ func evaluate(o *options) (*results, error) {
 	if o.parallel < 1 {
 		return nil, fmt.Errorf("-parallel=%d: want at least 1", o.parallel)
 	}
-	modes, err := flaglist.Choices(o.modes, allModes)
+	modes, err := flaglist.Choices(o.modes, knownModes)
 	if err != nil {
 		return nil, fmt.Errorf("-modes: %w", err)
 	}
@@ -80,6 +80,9 @@ func evaluate(o *options) (*results, error) {
 		}
 		if o.modeRuns < 1 || o.modeFull < 0 {
 			return nil, fmt.Errorf("-mode-runs=%d -mode-full=%d: want at least 1 and at least 0", o.modeRuns, o.modeFull)
+		}
+		if o.profRuns < 1 || !(o.profRate > 0 && o.profRate <= 1) {
+			return nil, fmt.Errorf("-profile-runs=%d -profile-rate=%g: want at least one run at a rate in (0, 1]", o.profRuns, o.profRate)
 		}
 	}
 	if !o.sweep && len(modes) == 0 {

@@ -31,10 +31,17 @@
 //	-report file    write the report from a saved results.json only
 //	-sweep=false    leave out the dynamic-mode rate sweep and its rate-1 check
 //	-modes list     modes to compare, comma-separated (default
-//	                dynamic,static,collide; empty: no comparison)
+//	                dynamic,static,collide; empty: no comparison); also
+//	                static+profile and collide+profile, static builds
+//	                with -profile from a profile of earlier runs of
+//	                the program
 //	-mode-rate r    the comparison's sampling rate (default 0.01)
 //	-mode-runs n    runs per mode and program (default 100)
-//	-mode-full n    runs per mode and program at rate 1 (default 10)
+//	-mode-full n    runs per mode and program at rate 1 (default 10; none
+//	                in the +profile modes, which sample every site there)
+//	-profile-runs n runs of a FRESA build that write the profile of the
+//	                static+profile and collide+profile modes (default 3)
+//	-profile-rate r their sampling rate (default 0.1)
 //	-programs list  evaluation programs to compare the modes on, directories
 //	                relative to the repository root (default
 //	                testdata/evalrace,testdata/evalrace/many)
@@ -71,6 +78,8 @@ type options struct {
 	modeRate   float64
 	modeRuns   int
 	modeFull   int
+	profRuns   int
+	profRate   float64
 	programs   string
 	rates      string
 	trials     int
@@ -89,6 +98,8 @@ func mainErr() error {
 	flag.Float64Var(&o.modeRate, "mode-rate", 0.01, "sampling rate of the modes comparison")
 	flag.IntVar(&o.modeRuns, "mode-runs", 100, "runs per mode and program in the modes comparison")
 	flag.IntVar(&o.modeFull, "mode-full", 10, "runs per mode and program at rate 1 in the modes comparison")
+	flag.IntVar(&o.profRuns, "profile-runs", 3, "runs that write the profile of the +profile modes")
+	flag.Float64Var(&o.profRate, "profile-rate", 0.1, "sampling `rate` of the runs that write the profile")
 	flag.StringVar(&o.programs, "programs", "testdata/evalrace,testdata/evalrace/many", "evaluation programs of the modes comparison, comma-separated")
 	flag.StringVar(&o.rates, "rates", "0.01,0.03,0.1,0.25", "sampling rates, comma-separated")
 	flag.IntVar(&o.trials, "trials", 0, "trials per rate (0: automatic)")

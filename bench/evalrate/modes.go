@@ -12,8 +12,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/racegen/racegen/bench/internal/runinfo"
+	"github.com/racegen/racegen/bench/internal/stats"
 )
 
 // The modes comparison runs each evaluation program the same number of
@@ -24,14 +26,33 @@ import (
 // time: each run is a build of its own with -seed=N, so that every run
 // samples a fresh set of sites, as CRSampler does.
 
-// racegen's detection modes, as its -mode flag names them.
+// racegen's detection modes, as its -mode flag names them, and the two
+// static modes built from a profile (-profile): the site counts of
+// earlier runs, so that the build-time choice of sites spends the rate
+// on cold sites rather than hot ones (instrument/siterate.go).
 const (
-	modeDynamic = "dynamic"
-	modeStatic  = "static"
-	modeCollide = "collide"
+	modeDynamic        = "dynamic"
+	modeStatic         = "static"
+	modeCollide        = "collide"
+	modeStaticProfile  = "static+profile"
+	modeCollideProfile = "collide+profile"
 )
 
-var allModes = []string{modeDynamic, modeStatic, modeCollide}
+// allModes are the modes compared by default, knownModes every mode
+// -modes accepts.
+var (
+	allModes   = []string{modeDynamic, modeStatic, modeCollide}
+	knownModes = append(allModes[:len(allModes):len(allModes)], modeStaticProfile, modeCollideProfile)
+)
+
+// racegenMode returns the -mode flag of mode, and whether its builds
+// start from the program's profile.
+func racegenMode(mode string) (flag string, profile bool) {
+	if m, ok := strings.CutSuffix(mode, "+profile"); ok {
+		return m, true
+	}
+	return mode, false
+}
 
 // A programResult is the modes comparison on one evaluation program.
 type programResult struct {
@@ -58,6 +79,18 @@ type modeResult struct {
 	// static builds.
 	SitesSampled int `json:"sites_sampled,omitempty"`
 	Sites        int `json:"sites,omitempty"`
+	// Seconds holds each completed run's wall time, `parallel` runs at
+	// a time: what the mode cost, beside what it found.
+	Seconds []float64 `json:"seconds,omitempty"`
+}
+
+// finds returns the races m reported, summed over its runs.
+func (m modeResult) finds() int {
+	n := 0
+	for _, k := range m.Found {
+		n += k
+	}
+	return n
 }
 
 // distinct returns the number of races m found at least once.
@@ -77,14 +110,66 @@ type modeRunner struct {
 	pkg            string // "./testdata/evalrace/many"
 	tr             trialRunner
 	seedOpt        bool // the runtime accepts seed=N
+
+	// The profile of the +profile modes, made at its first use
+	// (profileFor) by profileRuns runs of a FRESA build at profileRate.
+	profileRuns int
+	profileRate float64
+	profile     string // its path, once made
+	profileHow  string // how it was made, for the report
+}
+
+// profileFor returns the program's profile, making it first if no mode
+// has used it yet: a dynamic build with -fresa at m.profileRate, run
+// m.profileRuns times, each run writing its site counts (profile_out),
+// summed by racegen merge -profiles. The runs are not counted: they
+// stand for the earlier runs of a fleet whose profile the next builds
+// start from.
+func (m *modeRunner) profileFor() (string, error) {
+	if m.profile != "" {
+		return m.profile, nil
+	}
+	name := strings.ReplaceAll(strings.Trim(m.pkg, "./"), "/", "-")
+	dir := filepath.Join(m.work, "profiles", name)
+	if strings.ContainsAny(dir, " \t") {
+		// RACEGEN_OPTIONS separates options with spaces.
+		return "", fmt.Errorf("scratch directory %q has a space, which RACEGEN_OPTIONS cannot carry", dir)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "runs"), 0o755); err != nil {
+		return "", err
+	}
+	bin := filepath.Join(dir, "fresa")
+	if _, err := m.buildMode(modeDynamic, m.profileRate, 1, filepath.Join(m.work, "rg-0"), bin, "-fresa"); err != nil {
+		return "", fmt.Errorf("profile build: %w", err)
+	}
+	for i := range m.profileRuns {
+		if _, err := m.tr.trial(bin, "format=json profile_out="+filepath.Join(dir, "runs", "run")); err != nil {
+			return "", fmt.Errorf("profile run %d: %w", i+1, err)
+		}
+	}
+	out, err := runinfo.Run(m.repo, nil, m.rg, "merge", "-profiles", filepath.Join(dir, "runs"))
+	if err != nil {
+		return "", err
+	}
+	prof := filepath.Join(dir, "merged.prof")
+	if err := os.WriteFile(prof, out, 0o644); err != nil {
+		return "", err
+	}
+	m.profile = prof
+	m.profileHow = fmt.Sprintf("the sum of %d runs of a racegen -fresa -rate=%s build with RACEGEN_OPTIONS=profile_out=..., merged by racegen merge -profiles", m.profileRuns, fmtRate(m.profileRate))
+	return prof, nil
 }
 
 // buildMode builds the program with racegen -mode=mode -rate=r -seed=seed
-// -v into out, with racegen's own files under scratch, and returns
-// racegen's -v output.
-func (m *modeRunner) buildMode(mode string, r float64, seed int64, scratch, out string) (string, error) {
+// -v and the flags extra into out, with racegen's own files under
+// scratch, and returns racegen's -v output. mode is racegen's -mode.
+func (m *modeRunner) buildMode(mode string, r float64, seed int64, scratch, out string, extra ...string) (string, error) {
 	os.Remove(out)
-	args := []string{"-mode=" + mode, "-rate=" + fmtRate(r), "-seed=" + strconv.FormatInt(seed, 10), "-v", "-o", scratch, "build", "-o", out, m.pkg}
+	args := append([]string{"-mode=" + mode, "-rate=" + fmtRate(r), "-seed=" + strconv.FormatInt(seed, 10), "-v"}, extra...)
+	args = append(args, "-o", scratch, "build", "-o", out, m.pkg)
 	cmd := exec.Command(m.rg, args...)
 	cmd.Dir = m.repo
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOTOOLCHAIN=local")
@@ -128,31 +213,47 @@ func sampledSites(out, file string, lines raceLines) (races map[string]bool, sam
 }
 
 // run runs n trials of the program in mode at rate r. Dynamic mode is
-// built once; the static modes are built per trial with -seed=trial+1.
+// built once; the static modes are built per trial with -seed=trial+1,
+// and from the program's profile in the +profile modes.
 func (m *modeRunner) run(mode string, r float64, n int) modeResult {
 	res := modeResult{Mode: mode, Rate: r, Runs: n, Found: map[string]int{}}
 	opts := "format=json"
-	perBuild := mode != modeDynamic && r < 1
-	var dynBin string
-	switch {
-	case perBuild:
-		res.How = fmt.Sprintf("a new build per run, racegen -mode=%s -rate=%s -seed=N (N = 1..%d); RACEGEN_OPTIONS `%s`", mode, fmtRate(r), n, opts)
-		res.Sampled = map[string]int{}
-	default:
-		dynBin = filepath.Join(m.work, "modes", fmt.Sprintf("%s-%s-%s", strings.ReplaceAll(strings.Trim(m.pkg, "./"), "/", "-"), mode, fmtRate(r)))
-		if _, err := m.buildMode(mode, r, 1, filepath.Join(m.work, "rg-0"), dynBin); err != nil {
+	rgMode, fromProfile := racegenMode(mode)
+	perBuild := rgMode != modeDynamic && r < 1
+	var extra []string
+	if fromProfile {
+		prof, err := m.profileFor()
+		if err != nil {
 			logf("%s %s rate %g: %v", m.pkg, mode, r, err)
 			res.Failed = n
 			return res
 		}
-		res.How = fmt.Sprintf("one build, racegen -mode=%s -rate=%s", mode, fmtRate(r))
-		if mode != modeDynamic {
+		extra = []string{"-profile=" + prof}
+	}
+	var dynBin string
+	switch {
+	case perBuild:
+		res.How = fmt.Sprintf("a new build per run, racegen -mode=%s -rate=%s -seed=N (N = 1..%d)", rgMode, fmtRate(r), n)
+		if fromProfile {
+			res.How += " -profile=P, P " + m.profileHow
+		}
+		res.How += fmt.Sprintf("; RACEGEN_OPTIONS `%s`", opts)
+		res.Sampled = map[string]int{}
+	default:
+		dynBin = filepath.Join(m.work, "modes", fmt.Sprintf("%s-%s-%s", strings.ReplaceAll(strings.Trim(m.pkg, "./"), "/", "-"), strings.ReplaceAll(mode, "+", "-"), fmtRate(r)))
+		if _, err := m.buildMode(rgMode, r, 1, filepath.Join(m.work, "rg-0"), dynBin, extra...); err != nil {
+			logf("%s %s rate %g: %v", m.pkg, mode, r, err)
+			res.Failed = n
+			return res
+		}
+		res.How = fmt.Sprintf("one build, racegen -mode=%s -rate=%s", rgMode, fmtRate(r))
+		if rgMode != modeDynamic {
 			res.How += " (at rate 1 every site is sampled)"
 		}
 		switch {
-		case mode == modeDynamic && m.seedOpt:
+		case rgMode == modeDynamic && m.seedOpt:
 			res.How += fmt.Sprintf("; RACEGEN_OPTIONS `%s seed=N` (N = 1..%d)", opts, n)
-		case mode == modeDynamic:
+		case rgMode == modeDynamic:
 			res.How += fmt.Sprintf("; RACEGEN_OPTIONS `%s` (the runtime takes no seed option; its sampling controller seeds its random source from the clock in every run)", opts)
 		default:
 			res.How += fmt.Sprintf("; RACEGEN_OPTIONS `%s`", opts)
@@ -173,7 +274,7 @@ func (m *modeRunner) run(mode string, r float64, n int) modeResult {
 				var ns, nsites int
 				b, o := dynBin, opts
 				if perBuild {
-					out, err := m.buildMode(mode, r, int64(i+1), scratch, bin)
+					out, err := m.buildMode(rgMode, r, int64(i+1), scratch, bin, extra...)
 					if err != nil {
 						mu.Lock()
 						res.Failed++
@@ -183,10 +284,12 @@ func (m *modeRunner) run(mode string, r float64, n int) modeResult {
 					}
 					sampled, ns, nsites = sampledSites(out, m.tr.file, m.tr.lines)
 					b = bin
-				} else if mode == modeDynamic && m.seedOpt {
+				} else if rgMode == modeDynamic && m.seedOpt {
 					o += " seed=" + strconv.Itoa(i+1)
 				}
+				start := time.Now()
 				v, err := m.tr.trial(b, o)
+				took := time.Since(start).Seconds()
 				mu.Lock()
 				for name := range sampled {
 					res.Sampled[name]++
@@ -199,6 +302,7 @@ func (m *modeRunner) run(mode string, r float64, n int) modeResult {
 						logf("%s %s run %d: %v", m.pkg, mode, i, err)
 					}
 				} else {
+					res.Seconds = append(res.Seconds, took)
 					for name := range v.Found {
 						res.Found[name]++
 					}
@@ -235,7 +339,8 @@ func compareModes(o *options, rg, repo, work, dir string, modes []string, r floa
 	}
 	m := &modeRunner{
 		rg: rg, repo: repo, work: work, pkg: "./" + filepath.ToSlash(dir),
-		tr: trialRunner{lines: lines, file: "main.go", dir: abs, parallel: o.parallel},
+		tr:          trialRunner{lines: lines, file: "main.go", dir: abs, parallel: o.parallel},
+		profileRuns: o.profRuns, profileRate: o.profRate,
 	}
 	pr := programResult{Dir: filepath.ToSlash(dir), Races: names}
 	for _, mode := range modes {
@@ -249,7 +354,8 @@ func compareModes(o *options, rg, repo, work, dir string, modes []string, r floa
 		}
 	}
 	for _, mode := range modes {
-		if o.modeFull > 0 {
+		if _, fromProfile := racegenMode(mode); o.modeFull > 0 && !fromProfile {
+			// At rate 1 a build samples every site, profile or not.
 			res := m.run(mode, 1, o.modeFull)
 			logf("%s %s rate 1: %d runs, %d distinct: %s", dir, mode, res.Runs, res.distinct(), foundCounts(res, names))
 			pr.Full = append(pr.Full, res)
@@ -315,6 +421,7 @@ func writeModes(b *strings.Builder, rs *results) {
 		}
 	}
 	b.WriteString("\n")
+	writeModeCosts(b, rs)
 	for _, p := range rs.Programs {
 		fmt.Fprintf(b, "### %s\n\n", p.Dir)
 		b.WriteString("| race |")
@@ -369,6 +476,35 @@ func writeModes(b *strings.Builder, rs *results) {
 		}
 		b.WriteString("\n")
 	}
+}
+
+// writeModeCosts writes, for each program and mode at the comparison's
+// rate, what the runs cost beside what they found: a mode that finds
+// more by running longer has not found more on the same budget.
+func writeModeCosts(b *strings.Builder, rs *results) {
+	b.WriteString("What each mode's runs took (wall time, " + "runs side by side as the comparison ran them) beside what they found; *finds* sums the races\n")
+	b.WriteString("reported over the runs.\n\n")
+	b.WriteString("| program | mode | distinct | finds | median s | mean s | max s |\n|---|---|---|---|---|---|---|\n")
+	for _, p := range rs.Programs {
+		for _, m := range p.Modes {
+			if len(m.Seconds) == 0 {
+				fmt.Fprintf(b, "| %s | %s | %d | %d | - | - | - |\n", p.Dir, m.Mode, m.distinct(), m.finds())
+				continue
+			}
+			fmt.Fprintf(b, "| %s | %s | %d | %d | %.2f | %.2f | %.2f |\n", p.Dir, m.Mode, m.distinct(), m.finds(),
+				stats.Median(m.Seconds), mean(m.Seconds), slices.Max(m.Seconds))
+		}
+	}
+	b.WriteString("\n")
+}
+
+// mean returns the mean of xs, which is not empty.
+func mean(xs []float64) float64 {
+	s := 0.0
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
 }
 
 // modeNames lists the modes of the comparison, in the order run.
