@@ -27,14 +27,17 @@ const defaultBudget = 1.05
 
 // The budget report's modes beside racegen's -mode values: dynamic mode
 // with FRESA's frequency-sensitive rates (racegen -fresa), starting cold
-// or from a profile of earlier runs. bench/fresa names them the same.
+// or from a profile of earlier runs, and static mode built from such a
+// profile (racegen -profile). bench/fresa and bench/evalrate name them
+// the same.
 const (
-	modeFresa        = "fresa"
-	modeFresaProfile = "fresa+profile"
+	modeFresa         = "fresa"
+	modeFresaProfile  = "fresa+profile"
+	modeStaticProfile = "static+profile"
 )
 
 // budgetModes lists the budget report's modes in report order.
-var budgetModes = []string{modeDynamic, modeFresa, modeFresaProfile, modeStatic, modeCollide}
+var budgetModes = []string{modeDynamic, modeFresa, modeFresaProfile, modeStatic, modeStaticProfile, modeCollide}
 
 // budgetMode returns the mode of configuration c in the budget report and
 // in the plots of rates (rateConfigs), or "" for a configuration they
@@ -48,6 +51,8 @@ func budgetMode(c config) string {
 		return modeFresaProfile
 	case c.Fresa:
 		return modeFresa
+	case c.buildsFromProfile():
+		return modeStaticProfile
 	}
 	return c.mode()
 }

@@ -132,7 +132,7 @@ func fresaResults() *results {
 			{Name: "a", Pkg: "bench/workloads/a", Bench: ".", Benchtime: "1x"},
 			{Name: "b", Module: "example.com/b", Version: "v1.0.0", Pkg: ".", Bench: ".", Benchtime: "1x"},
 		},
-		Configs: configsFor(false, []modeRates{{modeDynamic, []float64{0, 0.001, 0.01}}}, nil, []float64{0.01, 0.1}, []float64{0.1}, 7),
+		Configs: configsFor(false, []modeRates{{modeDynamic, []float64{0, 0.001, 0.01}}}, nil, []float64{0.01, 0.1}, []float64{0.1}, nil, 7),
 	}
 	one := func(w float64) []run { return []run{{Wall: w, RSS: int64(w * 1e6), Status: statusOK}} }
 	for _, c := range []struct {

@@ -48,8 +48,17 @@ type config struct {
 	Fresa bool
 	// Profile, with Fresa, starts every timed run from a profile of
 	// earlier runs of the same binary (RACEGEN_OPTIONS=profile=PATH; see
-	// makeProfile), as a fleet's next runs would.
+	// makeProfile), as a fleet's next runs would. In static mode it
+	// builds from a profile (racegen -profile), made by earlier runs of
+	// a FRESA build of the same workload, so that the build-time choice
+	// of sites favours cold ones.
 	Profile bool
+}
+
+// buildsFromProfile reports whether c's build needs its workload's
+// profile, which is made after the other builds.
+func (c config) buildsFromProfile() bool {
+	return c.Kind == racegen && c.Profile && c.mode() != modeDynamic
 }
 
 // mode returns c's racegen detection mode.
@@ -94,9 +103,10 @@ type modeRates struct {
 // baseline, optionally -race, racegen in each mode at each of its rates,
 // dynamic mode at accessRates with access checking narrowed to the
 // workload's own module, dynamic mode with FRESA at fresaRates, and
-// dynamic mode with FRESA started from a profile at profileRates. Static
-// and collide builds all use seed.
-func configsFor(withRace bool, mrs []modeRates, accessRates, fresaRates, profileRates []float64, seed int64) []config {
+// dynamic mode with FRESA started from a profile at profileRates, and
+// static mode built from a profile at staticProfileRates. Static and
+// collide builds all use seed.
+func configsFor(withRace bool, mrs []modeRates, accessRates, fresaRates, profileRates, staticProfileRates []float64, seed int64) []config {
 	cs := []config{{Name: "base", Kind: base}}
 	if withRace {
 		cs = append(cs, config{Name: "race", Kind: race})
@@ -121,6 +131,9 @@ func configsFor(withRace bool, mrs []modeRates, accessRates, fresaRates, profile
 	for _, r := range profileRates {
 		cs = append(cs, config{Name: "fresa-profile-rate=" + fmtRate(r), Kind: racegen, Mode: modeDynamic, Rate: r, Fresa: true, Profile: true})
 	}
+	for _, r := range staticProfileRates {
+		cs = append(cs, config{Name: "static-profile-rate=" + fmtRate(r), Kind: racegen, Mode: modeStatic, Rate: r, Seed: seed, Profile: true})
+	}
 	return cs
 }
 
@@ -142,10 +155,11 @@ type buildError struct {
 func (e *buildError) Error() string { return e.Msg }
 
 // buildTest builds w's test binary for c at out, running in the module
-// root dir. racegenBin is the racegen command. A configuration that starts
-// from a profile builds as FRESA without one does: its profile is made
-// by its own binary and given to the runs, not to the build.
-func buildTest(w *workload, c config, dir, out, racegenBin string) error {
+// root dir. racegenBin is the racegen command. A dynamic configuration
+// that starts from a profile builds as FRESA without one does: its
+// profile is made by its own binary and given to the runs, not to the
+// build. A static one builds from prof (c.buildsFromProfile).
+func buildTest(w *workload, c config, dir, out, racegenBin, prof string) error {
 	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 		return err
 	}
@@ -171,6 +185,12 @@ func buildTest(w *workload, c config, dir, out, racegenBin string) error {
 		}
 		if c.Fresa {
 			args = append(args, "-fresa")
+		}
+		if c.buildsFromProfile() {
+			if prof == "" {
+				return &buildError{Msg: "no profile to build from"}
+			}
+			args = append(args, "-profile="+prof)
 		}
 		args = append(args, "test", "-vet=off", "-c", "-o", out, pkg)
 		cmd = exec.Command(racegenBin, args...)

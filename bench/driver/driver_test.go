@@ -17,7 +17,7 @@ func fakeResults() *results {
 			{Name: "a", Pkg: "bench/workloads/a", Bench: ".", Benchtime: "1x"},
 			{Name: "b", Module: "example.com/b", Version: "v1.0.0", Pkg: ".", Bench: ".", Benchtime: "1x"},
 		},
-		Configs: configsFor(true, []modeRates{{modeDynamic, []float64{0.01, 1}}, {modeStatic, []float64{0.01}}}, nil, nil, nil, 7),
+		Configs: configsFor(true, []modeRates{{modeDynamic, []float64{0.01, 1}}, {modeStatic, []float64{0.01}}}, nil, nil, nil, nil, 7),
 	}
 	runs := func(walls ...float64) []run {
 		var rs []run
@@ -117,7 +117,7 @@ func TestConfigsFor(t *testing.T) {
 		{modeDynamic, []float64{0, 0.03}},
 		{modeStatic, []float64{0.01}},
 		{modeCollide, []float64{0.001}},
-	}, []float64{0.01}, []float64{0.1}, []float64{0.03}, 42)
+	}, []float64{0.01}, []float64{0.1}, []float64{0.03}, []float64{0.01}, 42)
 	want := []struct {
 		name, label, mode string
 		seed              int64
@@ -130,6 +130,7 @@ func TestConfigsFor(t *testing.T) {
 		{"own-rate=0.01", "racegen dynamic rate=0.01 accesspkg=./...", modeDynamic, 0},
 		{"fresa-rate=0.1", "racegen dynamic rate=0.1 fresa", modeDynamic, 0},
 		{"fresa-profile-rate=0.03", "racegen dynamic rate=0.03 fresa from a profile", modeDynamic, 0},
+		{"static-profile-rate=0.01", "racegen static rate=0.01 seed=42 from a profile", modeStatic, 42},
 	}
 	if len(cs) != len(want) {
 		t.Fatalf("configsFor = %+v, want %d configurations", cs, len(want))
@@ -138,6 +139,11 @@ func TestConfigsFor(t *testing.T) {
 		c := cs[i]
 		if c.Name != w.name || c.Label() != w.label || c.Seed != w.seed || (c.Kind == racegen && c.mode() != w.mode) {
 			t.Errorf("config %d = %+v (label %q), want name %q, label %q, mode %s, seed %d", i, c, c.Label(), w.name, w.label, w.mode, w.seed)
+		}
+	}
+	for _, c := range cs {
+		if got, want := c.buildsFromProfile(), c.Name == "static-profile-rate=0.01"; got != want {
+			t.Errorf("%s: buildsFromProfile = %v, want %v", c.Name, got, want)
 		}
 	}
 	// Results saved before modes have no Mode: they are dynamic.
@@ -172,7 +178,7 @@ func TestModeSelection(t *testing.T) {
 			continue
 		}
 		var got []string
-		for _, c := range configsFor(false, mrs, nil, nil, nil, 1) {
+		for _, c := range configsFor(false, mrs, nil, nil, nil, nil, 1) {
 			if c.Kind == racegen {
 				got = append(got, c.mode())
 			}

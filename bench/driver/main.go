@@ -24,7 +24,10 @@
 //	-profile-rates l dynamic-mode rates measured with -fresa, each timed run
 //	                 starting from a profile of earlier runs of its binary
 //	                 (RACEGEN_OPTIONS=profile=PATH; default none)
-//	-profile-runs n  untimed runs that write that profile (default 3)
+//	-static-profile-rates l
+//	                 static-mode rates built with -profile from a profile of
+//	                 earlier runs of a FRESA build (default none)
+//	-profile-runs n  untimed runs that write those profiles (default 3)
 //	-profile-rate r  their sampling rate (default 0.1)
 //	-collide-rates l collide-mode rates (default 0.01; a collide build that
 //	                 samples a hot site waits at every execution of it and
@@ -87,6 +90,7 @@ type options struct {
 	access     string  // dynamic mode's rates with -accesspkg=./...
 	fresa      string  // dynamic mode's rates with -fresa
 	profile    string  // dynamic mode's rates with -fresa, from a profile
+	staticProf string  // static mode's rates built from a profile
 	profRuns   int     // runs that write that profile
 	profRate   float64 // their sampling rate
 	seed       int64
@@ -112,7 +116,8 @@ func mainErr() error {
 	flag.StringVar(&o.access, "own-rates", "0,0.01", "dynamic-mode rates to measure with access checking narrowed to the workload's own module (-accesspkg=./...), comma-separated")
 	flag.StringVar(&o.fresa, "fresa-rates", "0.01,0.1", "dynamic-mode rates to measure with FRESA's frequency-sensitive sampling (-fresa), comma-separated")
 	flag.StringVar(&o.profile, "profile-rates", "", "dynamic-mode rates to measure with FRESA started from a profile of earlier runs, comma-separated")
-	flag.IntVar(&o.profRuns, "profile-runs", 3, "untimed runs that write the profile of -profile-rates")
+	flag.StringVar(&o.staticProf, "static-profile-rates", "", "static-mode rates to build with -profile from a profile of earlier runs, comma-separated")
+	flag.IntVar(&o.profRuns, "profile-runs", 3, "untimed runs that write the profile of -profile-rates and -static-profile-rates")
 	flag.Float64Var(&o.profRate, "profile-rate", 0.1, "sampling `rate` of the runs that write the profile")
 	flag.Int64Var(&o.seed, "seed", 1, "racegen -seed of the static and collide builds")
 	flag.BoolVar(&o.race, "race", true, "measure go test -race")
@@ -205,7 +210,11 @@ func measureAll(o *options) (*results, error) {
 	if err != nil {
 		return nil, fmt.Errorf("-profile-rates: %w", err)
 	}
-	if len(profileRates) > 0 && (o.profRuns < 1 || !(o.profRate > 0 && o.profRate <= 1)) {
+	staticProfRates, err := parseRates(o.staticProf)
+	if err != nil {
+		return nil, fmt.Errorf("-static-profile-rates: %w", err)
+	}
+	if len(profileRates)+len(staticProfRates) > 0 && (o.profRuns < 1 || !(o.profRate > 0 && o.profRate <= 1)) {
 		return nil, fmt.Errorf("-profile-runs=%d -profile-rate=%g: want at least one run at a rate in (0, 1]", o.profRuns, o.profRate)
 	}
 	rs := &results{
@@ -216,9 +225,9 @@ func measureAll(o *options) (*results, error) {
 		Racegen:   runinfo.RacegenState(repo, o.racegenBin),
 		Reps:      o.reps,
 		Timeout:   o.timeout.Seconds(),
-		Configs:   configsFor(o.race, mrs, ownRates, fresaRates, profileRates, o.seed),
+		Configs:   configsFor(o.race, mrs, ownRates, fresaRates, profileRates, staticProfRates, o.seed),
 	}
-	if len(profileRates) > 0 {
+	if len(profileRates)+len(staticProfRates) > 0 {
 		rs.Profile = &profileRun{Runs: o.profRuns, Rate: o.profRate}
 	}
 	for _, w := range workloads {
@@ -252,16 +261,11 @@ func measureAll(o *options) (*results, error) {
 			}
 			t.dir = filepath.Join(mdir, w.Pkg)
 			t.bin = filepath.Join(work, "bin", w.Name, c.Name+".test")
+			t.mdir = mdir
 			os.Remove(t.bin)
-			logf("build %s %s", w.Name, c.Name)
-			if berr := buildTest(w, c, mdir, t.bin, rg); berr != nil {
-				var be *buildError
-				if errors.As(berr, &be) && be.Rejected {
-					t.cel.NA = "rejected by racegen: " + be.Msg
-				} else {
-					t.cel.NA = "build failed: " + firstLine(berr.Error())
-				}
-				logf("  n/a: %v", berr)
+			if !c.buildsFromProfile() {
+				// Those are built once their profile is made.
+				t.build(rg, "")
 			}
 			row = append(row, t)
 		}
@@ -307,12 +311,31 @@ func measureAll(o *options) (*results, error) {
 // A target is one workload's test binary for one configuration, and
 // where its measurements go.
 type target struct {
-	w   *workload
-	c   config
-	cel *cell
-	dir string   // package directory, where the binary runs
-	bin string   // the test binary
-	env []string // the runs' environment
+	w    *workload
+	c    config
+	cel  *cell
+	mdir string   // the workload's module root, where it is built
+	dir  string   // package directory, where the binary runs
+	bin  string   // the test binary
+	env  []string // the runs' environment
+}
+
+// build builds t's binary with racegen command rg, from the profile prof
+// if t's configuration builds from one, and records a failure as t's
+// cell's n/a.
+func (t *target) build(rg, prof string) {
+	logf("build %s %s", t.w.Name, t.c.Name)
+	err := buildTest(t.w, t.c, t.mdir, t.bin, rg, prof)
+	if err == nil {
+		return
+	}
+	var be *buildError
+	if errors.As(err, &be) && be.Rejected {
+		t.cel.NA = "rejected by racegen: " + be.Msg
+	} else {
+		t.cel.NA = "build failed: " + firstLine(err.Error())
+	}
+	logf("  n/a: %v", err)
 }
 
 // modeRates returns the modes o selects, each with its rates.

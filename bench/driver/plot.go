@@ -43,6 +43,8 @@ var modeStyle = map[string]struct{ dash, color string }{
 	modeFresa:   {"9 3 2 3", "#d95f02"},
 	// FRESA from a profile: FRESA's colour, a shorter dash.
 	modeFresaProfile: {"4 2", "#d95f02"},
+	// Static mode from a profile: static's colour, FRESA's dash.
+	modeStaticProfile: {"9 3 2 3", "#006d2c"},
 }
 
 // writePlot writes an SVG plot of the ratio chosen by f (wallOf or

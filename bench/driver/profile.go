@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -63,30 +64,55 @@ func makeProfile(w *workload, p profileRun, bin, dir, workDir, racegenBin string
 }
 
 // profileTargets makes the profile of one workload, whose targets are
-// row, from the binary of its first configuration that starts from a
-// profile, and points the runs of every such configuration at it. If the
+// row, and gives it to every configuration that starts from one: to the
+// runs of the dynamic ones (RACEGEN_OPTIONS=profile=PATH), to the builds
+// of the static ones (racegen -profile). The profile is made by the
+// binary of the row's first dynamic such configuration, or, if there is
+// none, by a FRESA build of its own at the profile's rate. If the
 // profile cannot be made, those configurations are recorded as n/a.
 func profileTargets(row []target, p profileRun, workDir, racegenBin string, limit time.Duration) {
-	var prof string
-	var err error
-	made := false
+	var want []*target
+	var maker *target
 	for i := range row {
 		t := &row[i]
 		if !t.c.Profile || t.cel.NA != "" {
 			continue
 		}
-		if !made {
-			logf("profile %s (%d runs at rate %s)", t.w.Name, p.Runs, fmtRate(p.Rate))
-			prof, err = makeProfile(t.w, p, t.bin, t.dir, workDir, racegenBin, limit)
-			made = true
-			if err != nil {
-				logf("  n/a: %v", err)
-			}
+		want = append(want, t)
+		if maker == nil && !t.c.buildsFromProfile() {
+			maker = t
 		}
-		if err != nil {
+	}
+	if len(want) == 0 {
+		return
+	}
+	prof, err := "", error(nil)
+	if maker == nil {
+		// A FRESA build at the profile's own rate, timed by no one.
+		t := *want[0]
+		t.c = config{Name: "profiler", Kind: racegen, Mode: modeDynamic, Rate: p.Rate, Fresa: true}
+		t.bin = filepath.Join(workDir, "bin", t.w.Name, "profiler.test")
+		t.cel = &cell{}
+		if t.build(racegenBin, ""); t.cel.NA != "" {
+			err = errors.New(t.cel.NA)
+		}
+		maker = &t
+	}
+	if err == nil {
+		logf("profile %s (%d runs at rate %s)", maker.w.Name, p.Runs, fmtRate(p.Rate))
+		prof, err = makeProfile(maker.w, p, maker.bin, maker.dir, workDir, racegenBin, limit)
+	}
+	if err != nil {
+		logf("  n/a: %v", err)
+	}
+	for _, t := range want {
+		switch {
+		case err != nil:
 			t.cel.NA = "no profile: " + firstLine(err.Error())
-			continue
+		case t.c.buildsFromProfile():
+			t.build(racegenBin, prof)
+		default:
+			t.env = []string{"RACEGEN_OPTIONS=profile=" + prof}
 		}
-		t.env = []string{"RACEGEN_OPTIONS=profile=" + prof}
 	}
 }

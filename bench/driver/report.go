@@ -29,8 +29,11 @@ func writeReport(w io.Writer, rs *results, plots []string) error {
 	if ms := rs.modesLine(); ms != "" {
 		fmt.Fprintf(&b, "- racegen modes: %s\n", ms)
 	}
-	if rs.Profile != nil {
+	if rs.Profile != nil && len(rs.rateConfigs(modeFresaProfile)) > 0 {
 		fmt.Fprintf(&b, "- FRESA \"from a profile\": each timed run starts from %s\n", rs.Profile)
+	}
+	if rs.Profile != nil && len(rs.rateConfigs(modeStaticProfile)) > 0 {
+		fmt.Fprintf(&b, "- static \"from a profile\": built with racegen -profile from the sum of %d untimed runs of a racegen -fresa -rate=%s build of the workload (RACEGEN_OPTIONS=profile_out=...), merged by racegen merge -profiles\n", rs.Profile.Runs, fmtRate(rs.Profile.Rate))
 	}
 	if sw := rs.softWatchCells(); len(sw) > 0 {
 		fmt.Fprintf(&b, "- software watchpoints (perf_event_open failed at run time) in: %s\n", strings.Join(sw, ", "))
