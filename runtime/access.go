@@ -38,7 +38,7 @@ const (
 	// count it again.
 	opDrawn
 	// opRepeatChecked marks an access that accessOne found, without
-	// the line's lock, not to repeat the granule's history (holds), so
+	// the line's lock, not to repeat the granule's history (settles), so
 	// that accessGranule does not ask again under the lock. Only the
 	// goroutine stores its own epochs, so the answer cannot have changed
 	// in between; and were the access a repeat after all, recording it
@@ -367,7 +367,7 @@ func accessSlow(p unsafe.Pointer, size uintptr, site uint64, o op, c *Ctx) {
 		return
 	}
 	// A range's granules whose history only the goroutine's own
-	// access of the same bytes replaces take no lock (ownStep): a
+	// access of the same bytes replaces take no lock (ownSteps): a
 	// goroutine copying into its own buffers again after a release,
 	// 59% of the range granules of fasthttp's ServerGet at rate 1.
 	own := sample && cache == nil
@@ -426,15 +426,15 @@ func accessSlow(p unsafe.Pointer, size uintptr, site uint64, o op, c *Ctx) {
 // falls in t's sampling period.
 func accessOne(t *thread, addr, size, g uintptr, gmask uint8, e epoch, site uint64, o op, sample bool) {
 	// If the granule's cell holds this goroutine's access of the same
-	// bytes in this epoch, the access is redundant, which holds says
-	// without the line's lock; if the access only replaces the
-	// goroutine's own last one, ownStep records it without the lock.
+	// bytes in this epoch, the access is redundant; if it only replaces
+	// the goroutine's own last one, it can be recorded with a swap.
+	// settles does either without the line's lock.
 	p := shadow.peek(g)
 	var c *cell
 	if p != nil && p.present(g) {
 		var gen uint32
 		c, gen = p.cell(g), gcGen.Load()
-		if c.holds(e, gmask, o, gen, sample) || sample && c.ownStep(t, e, gmask, site, o, gen) {
+		if c.settles(t, e, gmask, site, o, gen, sample) {
 			return
 		}
 	}

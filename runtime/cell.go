@@ -1,7 +1,5 @@
 package runtime
 
-import "sync/atomic"
-
 // A cell is the access history of one 8-byte granule: FastTrack's write
 // epoch and read epoch or read set. Each epoch comes with a byte mask of
 // the granule's bytes it covers, so that neighbouring byte-sized fields
@@ -360,33 +358,6 @@ func (c *cell) sameEpoch(last, e epoch, mask uint8, write, atomic bool) bool {
 		return last == e && c.wmask&mask == mask && (atomic || !c.watomic())
 	}
 	return last == e && c.rmask&mask == mask && (atomic || !c.ratomic())
-}
-
-// holds reports, without the cell's line lock, whether the cell holds an
-// access at epoch e, of the bytes mask at least, that makes an access o of
-// them redundant: the rules of repeats, as accessGranule applies them (the
-// read-set case excepted), with a read after a write of the same epoch
-// redundant in a sampling period (sample), on history that has not expired
-// by the GC cycle count gen. Most accesses that miss the epoch cache are
-// such repeats (msort's merges write each element again at every level of
-// one goroutine's recursion, and read the elements its copies just wrote),
-// and the line lock's atomic instruction, which waits for the stores
-// before it, cost a fifth of msort's time at rate 1.
-//
-// The fields are read while other goroutines may write them under the
-// lock, so the answer may rest on a state no lock holder saw: e with
-// the mask another goroutine's write just put in place of this one's, say.
-// An access wrongly found redundant is skipped, which can lose a report
-// but never make one, as the epoch cache's skips (epochcache.go). Only
-// this goroutine ever stores e, so a cell that holds e held it when this
-// goroutine last recorded, or still holds it.
-func (c *cell) holds(e epoch, mask uint8, o op, gen uint32, sample bool) bool {
-	w := epoch(atomic.LoadUint64((*uint64)(&c.w)))
-	var r epoch
-	if o&opWrite == 0 {
-		r = epoch(atomic.LoadUint64((*uint64)(&c.r)))
-	}
-	return c.repeats(w, r, e, mask, o, sample) && c.gen >= gen
 }
 
 // repeats reports whether an access o of the bytes mask at epoch e is
