@@ -85,8 +85,15 @@ type syncTable struct {
 
 var syncs syncTable
 
-// alive reports whether sv describes an object that is still alive.
+// alive reports whether sv describes an object that is still alive. It
+// is exact for any caller; the sync table's rebuilds and sweeps ask it.
 func (sv *syncVar) alive() bool { return !sv.heap || sv.live.Value() != nil }
+
+// describes reports whether sv describes the object at sv.addr, for a
+// caller that holds a pointer to that object, as every lookup does
+// (lookupSync): alive's answer without weak.Pointer.Value's cost
+// (weakhandle.go).
+func (sv *syncVar) describes() bool { return !sv.heap || weakHandleSet(&sv.live) }
 
 // lookupSync returns the syncVar for the object at p, creating it if
 // needed, or nil for objects on the current goroutine's stack, which no
@@ -116,7 +123,7 @@ func lookupSync(t *thread, p unsafe.Pointer) *syncVar {
 		for i := syncIndex(s, h); ; i = (i + 1) & s.mask {
 			k := s.keys[i].Load()
 			if k == addr {
-				if sv := s.vals[i].Load(); sv != nil && sv.addr == addr && sv.alive() {
+				if sv := s.vals[i].Load(); sv != nil && sv.addr == addr && sv.describes() {
 					return sv
 				}
 				break
@@ -144,7 +151,7 @@ func (sh *syncShard) lookupLocked(p unsafe.Pointer, h uintptr) *syncVar {
 		k := s.keys[i].Load()
 		if k == addr {
 			sv := s.vals[i].Load()
-			if sv.alive() {
+			if sv.describes() {
 				return sv
 			}
 			sv.retire()
