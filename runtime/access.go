@@ -263,7 +263,19 @@ func sampledMiss(p unsafe.Pointer, n uintptr, site uint64, o op, t *thread) {
 	a, e := uintptr(p), t.epoch()
 	g, mask := a&^7, oneGranuleMask(a, n)
 	t.cache.note(g, e, mask, o)
-	accessOne(t, a, n, g, mask, e, site, o, true)
+	// accessOne's first half, written out: most misses settle (the
+	// goroutine's own access again after a synchronization operation,
+	// such as testing.B.Loop's after each channel operation), and a
+	// call of accessOne spilled its nine arguments on the way.
+	pg := shadow.peek(g)
+	var c *cell
+	if pg != nil && pg.present(g) {
+		c = pg.cell(g)
+		if c.settles(t, e, mask, site, o, gcGen.Load(), true) {
+			return
+		}
+	}
+	accessLocked(t, pg, c, a, n, g, mask, e, site, o, true)
 }
 
 // quiet reports, for R and W to test before they call accessGated,
@@ -432,12 +444,19 @@ func accessOne(t *thread, addr, size, g uintptr, gmask uint8, e epoch, site uint
 	p := shadow.peek(g)
 	var c *cell
 	if p != nil && p.present(g) {
-		var gen uint32
-		c, gen = p.cell(g), gcGen.Load()
-		if c.settles(t, e, gmask, site, o, gen, sample) {
+		c = p.cell(g)
+		if c.settles(t, e, gmask, site, o, gcGen.Load(), sample) {
 			return
 		}
 	}
+	accessLocked(t, p, c, addr, size, g, gmask, e, site, o, sample)
+}
+
+// accessLocked is the rest of accessOne, and of sampledMiss, when settles
+// has not settled the access: the rule under the line's lock. p is g's
+// page, or nil if there was none, and c its cell for g if it had one, as
+// found before settles was asked.
+func accessLocked(t *thread, p *page, c *cell, addr, size, g uintptr, gmask uint8, e epoch, site uint64, o op, sample bool) {
 	if p == nil {
 		if p = shadow.pageOf(g, sample); p == nil {
 			return // nothing recorded there, and nothing to record
