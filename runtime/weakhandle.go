@@ -32,8 +32,9 @@ import (
 // below breaks the build if the type's size changes; TestWeakHandleSet
 // checks the meaning against Value on the toolchain in use.
 
-// weakLayout is weak.Pointer's layout: its zero-length type marker and
-// the pointer to the handle word.
+// weakLayout is weak.Pointer's layout: the pointer to the handle word,
+// its one field of nonzero size (the other is a zero-length array that
+// only names the type).
 type weakLayout struct {
 	u *atomic.Uintptr
 }
