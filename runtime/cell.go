@@ -84,6 +84,10 @@ type cellExt struct {
 	// shard and slot say where extShards keeps the extension alive.
 	shard uint8
 	slot  uint32
+
+	// idx finds the entries of a large read set by slot (readindex.go),
+	// nil for one of fewer than readIndexMin entries.
+	idx *readIndex
 }
 
 // An entry is one access in a read set (a goroutine's last read) or in
@@ -141,16 +145,33 @@ func (c *cell) ext() *cellExt {
 }
 
 // setReadSet and setExtraWrites store into the extension, making it if
-// need be.
+// need be. setReadSet is for a read set whose entries may have moved or
+// gone, and reindexes it (readindex.go); recordRead appends.
 func (c *cell) setReadSet(rs []entry) {
 	if rs != nil || c.x != nil {
-		x := c.ext()
-		x.rs = rs
-		c.setFlag(cellReadSet, rs != nil)
-		if cap(rs) > cap(x.spareRS) {
-			x.spareRS = rs[:0]
+		x := c.storeReadSet(rs)
+		if x.idx != nil || len(rs) >= readIndexMin {
+			x.reindex()
 		}
 		c.trim()
+	}
+}
+
+// storeReadSet stores rs as the read set, and returns the extension.
+func (c *cell) storeReadSet(rs []entry) *cellExt {
+	x := c.ext()
+	x.store(rs)
+	c.setFlag(cellReadSet, rs != nil)
+	return x
+}
+
+// store stores rs as the read set, keeping its array for the next one.
+// It is small enough to inline, so that recordRead's append makes no call
+// that checks the stack (TestAccessFitsNewStack).
+func (x *cellExt) store(rs []entry) {
+	x.rs = rs
+	if cap(rs) > cap(x.spareRS) {
+		x.spareRS = rs[:0]
 	}
 }
 
@@ -389,7 +410,15 @@ func (c *cell) repeats(w, r, e epoch, mask uint8, o op, written bool) bool {
 // their operands: recordRead's stores, which changed nothing, moved the
 // read set between their cores' caches at every read.
 func (c *cell) readSetHas(e epoch, mask uint8, atomic bool) bool {
-	for _, r := range c.readSet() {
+	rs := c.readSet()
+	if x := c.x; rs != nil && x.idx != nil && !x.idx.dups {
+		// One entry a slot: the slot's is the only one that can be at e.
+		if i := x.idx.find(rs, e.tid()); i >= 0 && rs[i].e == e {
+			return rs[i].mask&mask == mask && (atomic || !rs[i].atomic)
+		}
+		return false
+	}
+	for _, r := range rs {
 		if r.e == e {
 			return r.mask&mask == mask && (atomic || !r.atomic)
 		}
@@ -401,19 +430,32 @@ func (c *cell) readSetHas(e epoch, mask uint8, atomic bool) bool {
 func (c *cell) recordRead(t *thread, e epoch, mask uint8, site uint64, atomic bool) {
 	switch rs := c.readSet(); {
 	case rs != nil:
-		for i := range rs {
-			if rs[i].e.tid() == t.tid {
-				if rs[i].e == e {
-					rs[i].mask |= mask
-					rs[i].atomic = rs[i].atomic && atomic
-				} else {
-					rs[i] = entry{e, site, mask, atomic}
-				}
-				rs[i].site = site
-				return
+		if i := c.x.readerOf(rs, t.tid); i >= 0 {
+			if rs[i].e == e {
+				rs[i].mask |= mask
+				rs[i].atomic = rs[i].atomic && atomic
+			} else {
+				rs[i] = entry{e, site, mask, atomic}
 			}
+			rs[i].site = site
+			return
 		}
-		c.setReadSet(append(rs, entry{e, site, mask, atomic}))
+		// A slot without an entry: appended, and indexed once the set
+		// is large (readindex.go). Only leaves are called on the way
+		// unless the set's array or its index grows: this is the
+		// bottom of the access path of a new goroutine's first read
+		// of memory that many read, and a call that checks the stack
+		// here took it past the 2 KiB it starts with
+		// (TestAccessFitsNewStack). rs came from the extension.
+		rs = append(rs, entry{e, site, mask, atomic})
+		x := c.x
+		x.store(rs)
+		switch {
+		case x.idx != nil && !x.idx.full():
+			x.idx.insert(rs, len(rs)-1)
+		case len(rs) >= readIndexMin:
+			x.reindex()
+		}
 	default:
 		if !c.recordExclusiveRead(t, e, mask, site, atomic) {
 			c.shareReads(e, mask, site, atomic)
@@ -465,16 +507,13 @@ func (c *cell) discardRead(t *thread, mask uint8) {
 		}
 		return
 	}
-	for i := range rs {
-		if rs[i].e.tid() == t.tid {
-			if rs[i].mask &^= mask; rs[i].mask == 0 {
-				rs = append(rs[:i], rs[i+1:]...)
-				if len(rs) == 0 {
-					rs = nil
-				}
-				c.setReadSet(rs)
+	if i := c.x.readerOf(rs, t.tid); i >= 0 {
+		if rs[i].mask &^= mask; rs[i].mask == 0 {
+			rs = append(rs[:i], rs[i+1:]...)
+			if len(rs) == 0 {
+				rs = nil
 			}
-			return
+			c.setReadSet(rs)
 		}
 	}
 }
