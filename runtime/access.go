@@ -222,7 +222,19 @@ func hookSlow(p unsafe.Pointer, n uintptr, site uint64, o op, c *Ctx) {
 				return // a system stack
 			}
 		}
-		if ec := t.hotCache(); ec != nil {
+		ec := t.hotCache()
+		if ec == nil && t.sampling() {
+			// The goroutine's first access of the period, or of its
+			// life: it enters the period and takes its cache here, as
+			// accessSlow would, and the access goes on the shallower
+			// way of sampledMiss. A new goroutine's stack starts at
+			// 2 KiB, and its first access took accessSlow and
+			// accessOne's frames into the read set's (errgroup's
+			// BenchmarkGo at rate 1: a fifth of its time in copystack,
+			// pprof; TestAccessFitsNewStack).
+			ec = t.epochCache(true)
+		}
+		if ec != nil {
 			if !ec.covered(a&^7, t.epoch(), oneGranuleMask(a, n), o) {
 				sampledMiss(p, n, site, o, t)
 			}
