@@ -38,8 +38,10 @@
 //	                 is recorded as at least the limit and not repeated
 //	-racegen path    racegen command to use (default: built from this repository)
 //	-work dir        scratch directory for module copies, binaries and logs
-//	-out file        markdown report (default docs/bench.md); its plots go
-//	                 beside it as NAME-time.svg and NAME-rss.svg
+//	-out file        markdown report (default docs/bench.md, or bench.md in
+//	                 the -work directory when -workloads picks a subset, so
+//	                 that a partial run does not replace the full report);
+//	                 its plots go beside it as NAME-time.svg and NAME-rss.svg
 //	-report file     write the report from a saved results.json, measuring nothing
 //	-detect files    results files (comma-separated) of bench/evalrate's modes
 //	                 comparison or of bench/fresa, whose races found to put
@@ -133,6 +135,9 @@ func mainErr() error {
 	if flag.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", flag.Args())
 	}
+	if o.workloads != "" && o.report == "" && !flagSet("out") {
+		o.out = filepath.Join(o.work, "bench.md")
+	}
 	if o.limit < 1 || math.IsNaN(o.limit) {
 		return fmt.Errorf("-budget-limit %g: want a slowdown of at least 1", o.limit)
 	}
@@ -165,6 +170,13 @@ func mainErr() error {
 		return writeBudgetOutputs(rs, ds, o.budget, o.limit)
 	}
 	return nil
+}
+
+// flagSet reports whether the command line set the flag name.
+func flagSet(name string) bool {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // measureAll builds and runs everything o asks for.
