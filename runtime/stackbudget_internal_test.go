@@ -1,3 +1,7 @@
+// The frame sizes that userFrames allows for were measured on amd64.
+
+//go:build amd64
+
 package runtime
 
 import "testing"
