@@ -95,5 +95,15 @@ func armingRest(now int64) int64 {
 	if over <= 0 {
 		return now
 	}
-	return now + int64(over/opts.watchBudget)
+	// Rounded up: the slot rests until the debt is within the burst, not
+	// a nanosecond before. Truncated, the rest depended on the last bit
+	// of over, which linux/arm64, where the compiler fuses armBurst's
+	// multiply into the subtraction, computes otherwise than amd64:
+	// TestWatchBudgetRest's 100 ms rest was 99 ms under qemu-aarch64.
+	rest := over / opts.watchBudget
+	n := int64(rest)
+	if float64(n) < rest {
+		n++
+	}
+	return now + n
 }
