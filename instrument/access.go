@@ -220,7 +220,7 @@ func (fr *fileRewriter) hookAt(a ast.Expr, e dst.Expr, write bool) dst.Expr {
 	if h == nil {
 		return e
 	}
-	n := deref(fr.accessHookCall(h, fr.addr(e), fr.newSite(a, global)))
+	n := deref(fr.accessHookCall(h, fr.addr(e), fr.typeOf(a), fr.newSite(a, global)))
 	moveDecs(n, e)
 	return n
 }
@@ -350,7 +350,7 @@ func (fr *fileRewriter) receiver(x *dst.SelectorExpr, a *ast.SelectorExpr, sel *
 		if !fr.zeroSize(elem) {
 			if fr.cfg.Local != nil && fr.cfg.Local(a) {
 				fr.dropped++
-			} else if c := fr.accessCall(x.X, a, false, false); c != nil {
+			} else if c := fr.accessCall(x.X, elem, a, false, false); c != nil {
 				x.X = c
 			}
 		}
@@ -395,8 +395,8 @@ func (fr *fileRewriter) promotedRecv(x *dst.SelectorExpr, a *ast.SelectorExpr, s
 		cur = fr.base(x.X)
 	}
 	valueRecv := !analysis.PointerMethod(sel.Obj())
-	read := func(p dst.Expr, global bool) dst.Expr {
-		if c := fr.accessCall(p, a, global, false); c != nil {
+	read := func(p dst.Expr, t types.Type, global bool) dst.Expr {
+		if c := fr.accessCall(p, t, a, global, false); c != nil {
 			return c
 		}
 		return p
@@ -407,13 +407,13 @@ func (fr *fileRewriter) promotedRecv(x *dst.SelectorExpr, a *ast.SelectorExpr, s
 		elem, fptr := underPointer(f.Type())
 		if (fptr || last && valueRecv) && shared && addressable && !fr.zeroSize(f.Type()) {
 			// Loading the embedded pointer, or copying the receiver.
-			e = deref(read(addrOf(e), global))
+			e = deref(read(addrOf(e), f.Type(), global))
 		}
 		if fptr {
 			if last && valueRecv && !fr.zeroSize(elem) {
 				// A value method through an embedded pointer copies
 				// what it points to.
-				e = deref(read(e, false))
+				e = deref(read(e, elem, false))
 			}
 			shared, global, addressable = true, false, true
 		}

@@ -239,16 +239,17 @@ func (fr *fileRewriter) rangeStmt(s *dst.RangeStmt) (pre []dst.Stmt, core dst.St
 	}
 	hasValue := a.Value != nil && !isBlank(a.Value)
 	perElem := false
+	var elemType types.Type // of the elements read one by one, if perElem
 	switch t := under(xt).(type) {
 	case *types.Array:
 		if hasValue || hasCallOrRecv(a.X) {
 			s.X = fr.rvalue(s.X) // the array is copied
 		}
 	case *types.Pointer:
-		if _, isArr := under(t.Elem()).(*types.Array); isArr {
+		if arr, isArr := under(t.Elem()).(*types.Array); isArr {
 			if hasValue {
 				s.X = fr.rvalue(s.X)
-				perElem = true
+				perElem, elemType = true, arr.Elem()
 			} else if hasCallOrRecv(a.X) {
 				s.X = fr.rvalue(s.X)
 			}
@@ -258,6 +259,7 @@ func (fr *fileRewriter) rangeStmt(s *dst.RangeStmt) (pre []dst.Stmt, core dst.St
 	case *types.Slice:
 		s.X = fr.rvalue(s.X)
 		perElem = hasValue && !fr.zeroSize(t.Elem()) && !hasTypeParam(xt)
+		elemType = t.Elem()
 	case *types.Map:
 		s.X = fr.rvalue(s.X)
 		if !hasTypeParam(xt) {
@@ -299,7 +301,7 @@ func (fr *fileRewriter) rangeStmt(s *dst.RangeStmt) (pre []dst.Stmt, core dst.St
 			}
 			key := s.Key.(*dst.Ident).Name
 			elem := &dst.IndexExpr{X: ident(tmp), Index: ident(key)}
-			read := exprStmt(fr.accessHookCall(h, addrOf(elem), fr.newSite(a.X, false)))
+			read := exprStmt(fr.accessHookCall(h, addrOf(elem), elemType, fr.newSite(a.X, false)))
 			fr.blockStmt(s.Body)
 			s.Body.List = append([]dst.Stmt{fr.from(read, s)}, s.Body.List...)
 			return pre, s

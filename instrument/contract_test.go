@@ -501,6 +501,23 @@ func TestContractSiteGlobal(t *testing.T) {
 	}
 }
 
+// TestContractSiteWord checks that the bit that marks a site whose value
+// is recorded by its first word is the runtime's SiteWord, and that it
+// lies in a site's index apart from siteGlobal.
+func TestContractSiteWord(t *testing.T) {
+	rt := checkedRuntimeFor(t)
+	c, ok := rt.pkg.Scope().Lookup("SiteWord").(*types.Const)
+	if !ok {
+		t.Fatal("the runtime declares no constant SiteWord")
+	}
+	if want := constant.MakeUint64(siteWord); !constant.Compare(c.Val(), token.EQL, want) {
+		t.Errorf("the runtime's SiteWord is %s, the rewriter's siteWord %s", c.Val(), want)
+	}
+	if siteWord >= 1<<32 || siteWord < 1<<24 || siteWord&siteGlobal != 0 {
+		t.Errorf("siteWord %#x is not a high bit of the 32-bit index apart from siteGlobal", siteWord)
+	}
+}
+
 // TestContractModes checks that the runtime tells apart exactly the
 // modes that instrument.Mode names: every name the runtime compares its
 // buildMode with is a Mode's, and each Mode, written into buildMode as

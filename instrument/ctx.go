@@ -2,6 +2,7 @@ package instrument
 
 import (
 	"go/token"
+	"go/types"
 
 	"github.com/dave/dst"
 )
@@ -25,8 +26,13 @@ import (
 
 // accessHookCall returns the call h(p, site) of the read or write hook h
 // that accessHook chose, passing the function's Ctx to the hooks that
-// take one.
-func (fr *fileRewriter) accessHookCall(h *hook, p dst.Expr, site uint64) *dst.CallExpr {
+// take one. t is the type of *p: R and W record a value of one component
+// by its first word (oneComponent), which the site's siteWord bit tells
+// them.
+func (fr *fileRewriter) accessHookCall(h *hook, p dst.Expr, t types.Type, site uint64) *dst.CallExpr {
+	if (h == hookR || h == hookW) && oneComponent(t) {
+		site |= siteWord
+	}
 	if h.takesCtx() {
 		return fr.rtCall(h, p, siteLit(site), fr.ctxArg())
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"go/types"
 	"hash/fnv"
 	"path/filepath"
 	"strconv"
@@ -17,6 +18,39 @@ import (
 // an access to a package-level variable. The rewriter cannot import the
 // runtime, so it has a copy, which TestContractSiteGlobal checks.
 const siteGlobal = 1 << 31
+
+// siteWord is runtime.SiteWord: the bit of a site's index that tells R
+// and W to record the first word of the value alone (see oneComponent).
+// TestContractSiteWord checks the copy.
+const siteWord = 1 << 30
+
+// siteFlags are the bits of a site's index that describe the access
+// rather than number it.
+const siteFlags = siteGlobal | siteWord
+
+// oneComponent reports whether a value of type t is, to go build -race,
+// one component however wide it is: a string, slice, interface or
+// complex number. The language reads and writes such a value only whole
+// (its words cannot be named apart without package unsafe), so every
+// access of it covers its first word, and a race on the value is a race
+// on that word. R and W record that word alone (runtime.SiteWord): an
+// access of one granule, which the runtime's fast path answers, rather
+// than a range of two or three. cmd/compile's race instrumentation makes
+// the same choice (ssagen's instrument2: "for non-composite objects we
+// can write just the start address").
+func oneComponent(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Slice, *types.Interface:
+		_, tparam := t.(*types.TypeParam)
+		return !tparam // a type parameter's underlying type is its constraint, an interface
+	case *types.Basic:
+		return u.Info()&(types.IsString|types.IsComplex) != 0
+	}
+	return false
+}
 
 // A site is a static access given a hook.
 type site struct {
@@ -229,19 +263,20 @@ func pick(write bool, w, r *hook) *hook {
 	return r
 }
 
-// accessCall returns the hook call of a read (or a write) of *p at the
-// access a, as accessHook chooses it, or nil if the site gets no code.
-func (fr *fileRewriter) accessCall(p dst.Expr, a ast.Node, global, write bool) *dst.CallExpr {
+// accessCall returns the hook call of a read (or a write) of *p, of type
+// t, at the access a, as accessHook chooses it, or nil if the site gets
+// no code.
+func (fr *fileRewriter) accessCall(p dst.Expr, t types.Type, a ast.Node, global, write bool) *dst.CallExpr {
 	h := fr.accessHook(a, write)
 	if h == nil {
 		return nil
 	}
-	return fr.accessHookCall(h, p, fr.newSite(a, global))
+	return fr.accessHookCall(h, p, t, fr.newSite(a, global))
 }
 
 // accessStmt is accessCall as a statement, or nil.
-func (fr *fileRewriter) accessStmt(p dst.Expr, a ast.Node, global, write bool) dst.Stmt {
-	if c := fr.accessCall(p, a, global, write); c != nil {
+func (fr *fileRewriter) accessStmt(p dst.Expr, t types.Type, a ast.Node, global, write bool) dst.Stmt {
+	if c := fr.accessCall(p, t, a, global, write); c != nil {
 		return exprStmt(c)
 	}
 	return nil

@@ -313,7 +313,7 @@ func (fr *fileRewriter) resultWrites(s *dst.ReturnStmt) dst.Stmt {
 			fr.dropped++
 			continue
 		}
-		if h := fr.accessStmt(addrOf(ident(name.Name)), as, false, true); h != nil {
+		if h := fr.accessStmt(addrOf(ident(name.Name)), v.Type(), as, false, true); h != nil {
 			hooks = append(hooks, h)
 		}
 	}
@@ -350,7 +350,7 @@ func (fr *fileRewriter) namedResultReads(s *dst.ReturnStmt) []dst.Stmt {
 				fr.dropped++
 				continue
 			}
-			if h := fr.accessStmt(addrOf(ident(name.Name)), fr.dec.Ast.Nodes[s], false, false); h != nil {
+			if h := fr.accessStmt(addrOf(ident(name.Name)), v.Type(), fr.dec.Ast.Nodes[s], false, false); h != nil {
 				out = append(out, fr.from(h, s))
 			}
 		}
@@ -498,7 +498,7 @@ func (fr *fileRewriter) writeHook(a ast.Expr, p func() dst.Expr) dst.Stmt {
 		fr.dropped++
 		return nil
 	}
-	return fr.accessStmt(p(), a, global, true)
+	return fr.accessStmt(p(), fr.typeOf(a), a, global, true)
 }
 
 // mayCommunicate reports whether evaluating es may synchronize with
@@ -552,7 +552,7 @@ func (fr *fileRewriter) hookStmt(id *ast.Ident, write bool) dst.Stmt {
 		fr.dropped++
 		return nil
 	}
-	return fr.accessStmt(addrOf(ident(id.Name)), id, global, write)
+	return fr.accessStmt(addrOf(ident(id.Name)), fr.typeOf(id), id, global, write)
 }
 
 func (fr *fileRewriter) valueSpec(s *dst.ValueSpec) {

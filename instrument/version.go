@@ -200,7 +200,7 @@ func (fr *fileRewriter) runKey(n dst.Node) (uint64, bool) {
 			}
 			if lit, ok := c.Args[i].(*dst.BasicLit); ok {
 				if v, err := strconv.ParseUint(lit.Value, 0, 64); err == nil && uint32(v>>32) == fr.key {
-					idx := v & (siteGlobal - 1)
+					idx := v &^ siteFlags & (1<<32 - 1)
 					first, last = min(first, idx), max(last, idx)
 				}
 			}

@@ -116,6 +116,10 @@ func (c *Ctx) keep(t *thread) {
 	}
 }
 
+// wordBytes is the size of the word that R and W record of a value whose
+// site is marked SiteWord.
+const wordBytes = unsafe.Sizeof(uintptr(0))
+
 // hookAccess is the rest of R and W once the gate is open: a function of
 // its own, not generic, so that R and W stay within the inliner's budget.
 // In a generic R, the size of *p is a constant of the shape it is
@@ -134,8 +138,14 @@ func (c *Ctx) keep(t *thread) {
 // SameWord at rate 1: 448 instructions an iteration, 401 without).
 // Everything else goes to hookSlow.
 //
+// A site marked SiteWord records the first word of its value alone
+// (wordBytes).
+//
 //go:noinline
 func hookAccess(p unsafe.Pointer, n uintptr, site uint64, o op, c *Ctx) {
+	if site&SiteWord != 0 {
+		n = wordBytes
+	}
 	if !staticSync && !fresa.count && c != nil && c.t != nil {
 		t := c.t
 		if ec := t.hotCache(); ec != nil {

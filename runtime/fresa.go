@@ -58,11 +58,11 @@ var fresa struct {
 	counts [fresaTableSize]atomic.Uint32
 }
 
-// fresaIndex returns the counter of site. The bit that marks accesses to
-// globals is not part of a site's identity in profiles, so not here
-// either.
+// fresaIndex returns the counter of site. The bits that describe an
+// access (siteFlags) are not part of a site's identity in profiles, so
+// not here either.
 func fresaIndex(site uint64) uint32 {
-	return uint32(((site &^ SiteGlobal) * 0x9e3779b97f4a7c15) >> (64 - fresaTableBits))
+	return uint32((siteID(site) * 0x9e3779b97f4a7c15) >> (64 - fresaTableBits))
 }
 
 // fresaGroup returns the group of a site whose counter is n: 0 up to
@@ -188,7 +188,7 @@ type fresaRun struct {
 // is part of, or 0 (fresaSkip's d).
 func (t *thread) runDiscount(site uint64) uint8 {
 	r := &t.run
-	if (site&^SiteGlobal)-r.first < uint64(r.n) && r.period == samplingPeriod.Load() {
+	if siteID(site)-r.first < uint64(r.n) && r.period == samplingPeriod.Load() {
 		return r.m
 	}
 	return 0

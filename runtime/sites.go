@@ -17,6 +17,22 @@ import "sync"
 // variable. Globals are never freed, so their history survives GC cycles.
 const SiteGlobal = 1 << 31
 
+// SiteWord is set in the index of a site whose value is one component to
+// go build -race however wide it is: a string, slice, interface or
+// complex number. The language reads and writes such a value only whole,
+// so every access of it covers its first word and a race on it is a race
+// on that word: R and W record the word alone (hookAccess), an access of
+// one granule rather than a range.
+const SiteWord = 1 << 30
+
+// siteFlags are the bits of a site's index that describe the access
+// rather than name it.
+const siteFlags = SiteGlobal | SiteWord
+
+// siteID returns site without its flags: the site as site tables,
+// profiles and FRESA's counters name it.
+func siteID(site uint64) uint64 { return site &^ siteFlags }
+
 // A Position is a site's place in the original source.
 type Position struct {
 	Func string // package-qualified function, as in a traceback
@@ -54,7 +70,7 @@ func RegisterSites(pkg uint32, table string) bool {
 
 // sitePosition returns the position of site, and false if it is unknown.
 func sitePosition(site uint64) (Position, bool) {
-	pkg, idx := uint32(site>>32), int(uint32(site)&^SiteGlobal)
+	pkg, idx := uint32(site>>32), int(uint32(siteID(site)))
 	sites.mu.Lock()
 	defer sites.mu.Unlock()
 	ps, ok := sites.parsed[pkg]

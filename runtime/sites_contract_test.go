@@ -27,12 +27,16 @@ const siteContractSrc = `package p
 
 var g int
 
-type T struct{ f int }
+type T struct {
+	f int
+	s string
+}
 
 func F(p *int, t *T) int {
 	g = h() // a call: the read of g below is not redundant
 	*p = g
 	t.f++
+	t.s = "x"
 	go func() {
 		g++
 	}()
@@ -117,8 +121,8 @@ func TestSitesContract(t *testing.T) {
 		delete(sites.parsed, key)
 		sites.mu.Unlock()
 	})
-	if len(accesses) != 6 {
-		t.Fatalf("%d accesses hooked, want 6 (g, *p, g, t.f, the closure's g, *p):\n%s", len(accesses), res.Files[siteContractFile])
+	if len(accesses) != 7 {
+		t.Fatalf("%d accesses hooked, want 7 (g, *p, g, t.f, t.s, the closure's g, *p):\n%s", len(accesses), res.Files[siteContractFile])
 	}
 
 	lines := strings.Split(siteContractSrc, "\n")
@@ -128,6 +132,11 @@ func TestSitesContract(t *testing.T) {
 		}
 		if global := a.site&SiteGlobal != 0; global != (a.text == "g") {
 			t.Errorf("site %#x of %s: SiteGlobal is %v", a.site, a.text, global)
+		}
+		// A string is one component (instrument's oneComponent), an int
+		// fits a word either way.
+		if word := a.site&SiteWord != 0; word != (a.text == "t.s") {
+			t.Errorf("site %#x of %s: SiteWord is %v", a.site, a.text, word)
 		}
 		pos, ok := sitePosition(a.site)
 		if !ok {
