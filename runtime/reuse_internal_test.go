@@ -72,8 +72,8 @@ func TestBoundedHistory(t *testing.T) {
 	}
 }
 
-// TestExactGenAllocates: exactGen, called for every new synchronization
-// object, allocates nothing a program's testing.AllocsPerRun would count.
+// TestExactGenAllocates: exactGen, called for every race reported,
+// allocates nothing a program's testing.AllocsPerRun would count.
 func TestExactGenAllocates(t *testing.T) {
 	if n := testing.AllocsPerRun(100, func() { exactGen() }); n != 0 {
 		t.Errorf("exactGen: %v allocations, want 0", n)

@@ -30,11 +30,6 @@ type syncVar struct {
 	// false) and is remembered for the life of the program.
 	live weak.Pointer[byte]
 	heap bool
-	// born is the exact number of completed GC cycles when the syncVar
-	// was made, after its object was allocated: access history of the
-	// object's address begun at or after born belongs to the object as
-	// long as live says it is alive (see cell.owned).
-	born uint32
 
 	// waiters counts the goroutines in a WaitGroup's Wait, under mu
 	// (see WaitGroupWait).
@@ -167,7 +162,6 @@ func (sh *syncShard) lookupLocked(p unsafe.Pointer, h uintptr) *syncVar {
 	sv := &syncVar{addr: addr, heap: goObject(p)}
 	if sv.heap {
 		sv.live = weak.Make((*byte)(p))
-		sv.born = exactGen()
 	}
 	// The value before the key, so that a reader that finds the key
 	// finds its syncVar.
