@@ -128,12 +128,14 @@ func lookupSync(t *thread, p unsafe.Pointer) *syncVar {
 			}
 		}
 	}
-	return sh.lookupLocked(p, h)
+	return sh.lookupLocked(p, h, t.g != 0)
 }
 
 // lookupLocked is lookupSync's slow path, under the shard's lock: it
-// makes the syncVar of a new object.
-func (sh *syncShard) lookupLocked(p unsafe.Pointer, h uintptr) *syncVar {
+// makes the syncVar of a new object. offStack says that p is known not
+// to lie on the running goroutine's stack: lookupSync read the stack's
+// bounds.
+func (sh *syncShard) lookupLocked(p unsafe.Pointer, h uintptr, offStack bool) *syncVar {
 	addr := uintptr(p)
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
@@ -159,7 +161,11 @@ func (sh *syncShard) lookupLocked(p unsafe.Pointer, h uintptr) *syncVar {
 	if testHookNewSyncVar != nil {
 		testHookNewSyncVar()
 	}
-	sv := &syncVar{addr: addr, heap: goObject(p)}
+	probe := goObject
+	if offStack {
+		probe = goObjectOffStack
+	}
+	sv := &syncVar{addr: addr, heap: probe(p)}
 	if sv.heap {
 		sv.live = weak.Make((*byte)(p))
 	}
