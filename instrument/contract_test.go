@@ -483,17 +483,23 @@ func TestContractReplacements(t *testing.T) {
 	}
 }
 
+// checkRuntimeConst checks that the runtime declares the constant name
+// with the value of the rewriter's copy.
+func checkRuntimeConst(t *testing.T, name string, value uint64) {
+	t.Helper()
+	c, ok := checkedRuntimeFor(t).pkg.Scope().Lookup(name).(*types.Const)
+	if !ok {
+		t.Fatalf("the runtime declares no constant %s", name)
+	}
+	if want := constant.MakeUint64(value); !constant.Compare(c.Val(), token.EQL, want) {
+		t.Errorf("the runtime's %s is %s, the rewriter's copy %s", name, c.Val(), want)
+	}
+}
+
 // TestContractSiteGlobal checks that the bit that marks a site of a
 // package-level variable is the runtime's SiteGlobal.
 func TestContractSiteGlobal(t *testing.T) {
-	rt := checkedRuntimeFor(t)
-	c, ok := rt.pkg.Scope().Lookup("SiteGlobal").(*types.Const)
-	if !ok {
-		t.Fatal("the runtime declares no constant SiteGlobal")
-	}
-	if want := constant.MakeUint64(siteGlobal); !constant.Compare(c.Val(), token.EQL, want) {
-		t.Errorf("the runtime's SiteGlobal is %s, the rewriter's siteGlobal %s", c.Val(), want)
-	}
+	checkRuntimeConst(t, "SiteGlobal", siteGlobal)
 	// The bit must lie in a site's index, the low 32 bits, above any
 	// index a package can have.
 	if siteGlobal >= 1<<32 || siteGlobal < 1<<30 {
@@ -505,14 +511,7 @@ func TestContractSiteGlobal(t *testing.T) {
 // is recorded by its first word is the runtime's SiteWord, and that it
 // lies in a site's index apart from siteGlobal.
 func TestContractSiteWord(t *testing.T) {
-	rt := checkedRuntimeFor(t)
-	c, ok := rt.pkg.Scope().Lookup("SiteWord").(*types.Const)
-	if !ok {
-		t.Fatal("the runtime declares no constant SiteWord")
-	}
-	if want := constant.MakeUint64(siteWord); !constant.Compare(c.Val(), token.EQL, want) {
-		t.Errorf("the runtime's SiteWord is %s, the rewriter's siteWord %s", c.Val(), want)
-	}
+	checkRuntimeConst(t, "SiteWord", siteWord)
 	if siteWord >= 1<<32 || siteWord < 1<<24 || siteWord&siteGlobal != 0 {
 		t.Errorf("siteWord %#x is not a high bit of the 32-bit index apart from siteGlobal", siteWord)
 	}

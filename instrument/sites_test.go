@@ -1,8 +1,6 @@
 package instrument
 
 import (
-	"go/ast"
-	"go/parser"
 	"go/token"
 	"go/types"
 	"testing"
@@ -34,15 +32,7 @@ var (
 
 func G[T any, E ~[]int](t T, e E) {}
 `
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "p.go", src, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pkg, err := new(types.Config).Check("p", fset, []*ast.File{f}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, pkg, _ := checkSrc(t, token.NewFileSet(), mapImporter{}, "p", src)
 	g := pkg.Scope().Lookup("G").Type().(*types.Signature)
 	tests := []struct {
 		name string

@@ -115,8 +115,9 @@ func goObject(p unsafe.Pointer) (ok bool) {
 // but its own, and lookupSync sends those away before it asks (stack.go):
 // every other pointer into the page points into a live heap object or a
 // global. That test needs the stack's bounds, read with getg (haveGetg);
-// without them every object is probed. A system page, not the Go heap's 8 KiB one, so that the last
-// page of the bss is not taken for the C heap that may follow it.
+// without them every object is probed. A system page, not the Go heap's
+// 8 KiB one, so that the last page of the bss is not taken for the C heap
+// that may follow it.
 //
 // Each slot holds a page number or 0; a page whose slot another page
 // took is probed again, which only costs time.
@@ -128,6 +129,11 @@ const (
 	goPageSlots = 1 << goPageBits
 )
 
+// goPageSlot returns the slot of goPages that may hold page pg.
+func goPageSlot(pg uintptr) *atomic.Uintptr {
+	return &goPages[(pg*0x9e3779b97f4a7c15)>>(64-goPageBits)]
+}
+
 // goObjectOffStack is goObject for a pointer known not to lie on the
 // running goroutine's stack.
 func goObjectOffStack(p unsafe.Pointer) bool {
@@ -135,7 +141,7 @@ func goObjectOffStack(p unsafe.Pointer) bool {
 	if !haveGetg || pg == 0 {
 		return goObject(p)
 	}
-	slot := &goPages[(pg*0x9e3779b97f4a7c15)>>(64-goPageBits)]
+	slot := goPageSlot(pg)
 	if slot.Load() == pg {
 		return true
 	}

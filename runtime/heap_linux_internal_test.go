@@ -19,26 +19,19 @@ func TestGoObjectOffStack(t *testing.T) {
 	if !haveGetg {
 		t.Skip("no getg: every object is probed")
 	}
-	slotOf := func(p unsafe.Pointer) uintptr {
-		pg := uintptr(p) >> goPageShift
-		return goPages[(pg*0x9e3779b97f4a7c15)>>(64-goPageBits)].Load()
-	}
 	heap := make([]uint64, 4) // escapes through the slice header below
 	goObjectSink = heap
-	tests := []struct {
+	type probe struct {
 		name string
 		p    unsafe.Pointer
 		want bool
-	}{
+	}
+	tests := []probe{
 		{"heap object", unsafe.Pointer(&heap[1]), true},
 		{"global", unsafe.Pointer(&goObjectGlobal[3]), true},
 	}
 	if mem, err := sysMmap(-1, 1<<16, protRead|protWrite, mapPrivate|mapAnon); err == nil {
-		tests = append(tests, struct {
-			name string
-			p    unsafe.Pointer
-			want bool
-		}{"mapped memory", unsafe.Pointer(&mem[64]), false})
+		tests = append(tests, probe{"mapped memory", unsafe.Pointer(&mem[64]), false})
 	}
 	for _, tt := range tests {
 		for i := range 3 { // the first probes, the others may find the page
@@ -46,7 +39,8 @@ func TestGoObjectOffStack(t *testing.T) {
 				t.Errorf("%s, call %d: goObjectOffStack = %v, want %v", tt.name, i, got, tt.want)
 			}
 		}
-		cached := slotOf(tt.p) == uintptr(tt.p)>>goPageShift
+		pg := uintptr(tt.p) >> goPageShift
+		cached := goPageSlot(pg).Load() == pg
 		if cached != tt.want {
 			t.Errorf("%s: page cached %v, want %v", tt.name, cached, tt.want)
 		}

@@ -21,7 +21,7 @@ const SiteGlobal = 1 << 31
 // go build -race however wide it is: a string, slice, interface or
 // complex number. The language reads and writes such a value only whole,
 // so every access of it covers its first word and a race on it is a race
-// on that word: R and W record the word alone (hookAccess), an access of
+// on that word: R and W record the word alone (hookSlow), an access of
 // one granule rather than a range.
 const SiteWord = 1 << 30
 
