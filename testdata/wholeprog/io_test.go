@@ -30,7 +30,7 @@ func TestRaceIOReadFull(t *testing.T) {
 
 // The pipe orders the write before the read, not what the writer does
 // after it. The two accesses are a pipe's round trip and a goroutine's
-// wake-up apart (pauseGC): at GOGC=1, 2 of 30 runs missed the race.
+// wake-up apart (pauseGC).
 func TestRaceOSPipeWriteAfter(t *testing.T) {
 	pauseGC(t)
 	r, w, err := os.Pipe()
