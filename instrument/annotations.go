@@ -33,7 +33,9 @@ import (
 //	race.ReadRange(p, n)   racegenrt.ReadRange(p, uintptr(n), site)
 //	race.Errors()          racegenrt.Races()
 //
-// and likewise for the writes. The program counters that ReadPC and
+// and likewise for the writes. In package syscall, Acquire and
+// ReleaseMerge become SyscallAcquire and SyscallReleaseMerge instead
+// (syscallHooks). The program counters that ReadPC and
 // WritePC take are -race's means of naming the access in its reports;
 // racegen's site names the call instead.
 
@@ -142,6 +144,9 @@ func (fr *fileRewriter) raceCall(x *dst.CallExpr, a *ast.CallExpr) dst.Expr {
 	// alive for the detector's lookup (runtime's lookupSync), and a move
 	// of the goroutine's stack adjusts it (runtime's Read).
 	case "Acquire", "Release", "ReleaseMerge":
+		if s := syscallHooks[name]; s != nil && fr.pkg.Path() == "syscall" {
+			h = s
+		}
 		n = fr.rtCall(h, x.Args[0])
 	case "Read", "Write":
 		n = fr.rtCall(h, x.Args[0], one(), site())

@@ -312,6 +312,16 @@ var raceHooks = map[string]*hook{
 	"Errors":       newHook(hook{name: "Races", results: []kind{intKind}}),
 }
 
+// syscallHooks stand for raceHooks' Acquire and ReleaseMerge in package
+// syscall, whose annotations bracket every read and write of a file or
+// socket: the hooks also bring the detector's count of GC cycles up to
+// date, which costs less than the system call (runtime's
+// SyscallAcquire).
+var syscallHooks = map[string]*hook{
+	"Acquire":      newHook(hook{name: "SyscallAcquire", params: justObject}),
+	"ReleaseMerge": newHook(hook{name: "SyscallReleaseMerge", params: justObject}),
+}
+
 // syncWrappers are the hooks that perform the methods of the sync types
 // and tell the detector, by type and method (sync.go). Each takes the
 // receiver's address first, then the method's parameters, and has the

@@ -174,3 +174,27 @@ func setBoundedHistory(t *testing.T, on bool) {
 		sweepMu.Unlock()
 	})
 }
+
+// TestSyscallHooksCatchUp checks that the hooks of package syscall's
+// annotations bring a count of GC cycles that lags, as it does until the
+// sentinel's finalizer runs, up to the exact one.
+func TestSyscallHooksCatchUp(t *testing.T) {
+	gateInc() // the hooks catch up only while the gate is open
+	defer gateDec()
+	var x [2]*int
+	for _, h := range []struct {
+		name string
+		f    func(unsafe.Pointer)
+	}{
+		{"SyscallAcquire", SyscallAcquire},
+		{"SyscallReleaseMerge", SyscallReleaseMerge},
+	} {
+		goruntime.GC()
+		n := exactGen()
+		gcGen.Store(n - 1) // a lower bound still: the finalizer has not run
+		h.f(unsafe.Pointer(&x))
+		if g := gcGen.Load(); g != n {
+			t.Errorf("after %s: count %d, want the exact %d", h.name, g, n)
+		}
+	}
+}

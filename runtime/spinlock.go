@@ -44,5 +44,8 @@ func (l *spinLock) lockSlow() {
 // yielding between reads.
 const spinTries = 100
 
+// TryLock acquires l if it is free, and reports whether it did.
+func (l *spinLock) TryLock() bool { return l.v.CompareAndSwap(0, 1) }
+
 // Unlock releases l, which the caller holds.
 func (l *spinLock) Unlock() { unlockStore(&l.v) }
