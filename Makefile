@@ -55,10 +55,10 @@ bench-runtime:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./runtime
 
 # bench-ops runs bench/ops, single operations (an access, a mutex, a
-# channel, an atomic add, a go statement), uninstrumented, under go test
+# channel, an atomic add, a go statement, a pipe), uninstrumented, under go test
 # -race and under racegen at rate 1, one after the other: the
 # per-operation view of what make bench measures for whole programs.
-# Took 4m24s on 2026-11-30 (7 operations, 3 runs each, three builds).
+# Took 4m24s on 2026-11-30 (7 operations then, 3 runs each, three builds).
 bench-ops:
 	$(GO) test -run '^$$' -bench . -count 3 ./bench/ops
 	$(GO) test -race -run '^$$' -bench . -count 3 ./bench/ops

@@ -3,7 +3,7 @@
 // just accessed, an access to a word another goroutine wrote last, an
 // access to a word not touched for a long while, an uncontended Lock and
 // Unlock, a channel send and receive, an atomic add to a counter that
-// goroutines share, and a go statement. They are
+// goroutines share, a go statement, and a pipe's write and read. They are
 // plain Go, so the same source runs uninstrumented, under go test -race
 // and under racegen at any rate, and the three can be compared operation
 // by operation (make bench-ops).
